@@ -1,0 +1,464 @@
+"""Contract checking: is this lay-down the round's contract, and why not?
+
+Two entry points:
+- `check_lay_down(groups, ...)`: the player grouped the cards (as on the table, or
+  `7h 7s 7c | 4d 5d 6d 7d` on the command line); each group must be a legal meld and
+  the melds must be exactly the contract's, with the variant's lay-down rules (exact
+  sizes, runs of one suit kept apart, sets of different ranks, wild limits).
+- `find_lay_down(cards, ...)`: ungrouped cards; search for a grouping into the
+  contract's melds (all cards used, or any subset with `use_all=False`, as a player
+  looking at a hand would).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from .cards import Card
+from .errors import IllegalMeldError
+from .melds import Meld, check_meld, describe_place
+from .variants import Contract, MeldKind, MeldSpec, Rules, RunSpacing
+
+__all__ = [
+    "LayDownReport",
+    "MeldVerdict",
+    "can_lay_down",
+    "check_lay_down",
+    "find_lay_down",
+    "lay_down_problems",
+    "verify_lay_down",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class MeldVerdict:
+    """One group of a lay-down: the meld it forms (if legal) and the problems found."""
+
+    cards: tuple[Card, ...]
+    meld: Meld | None
+    spec: MeldSpec | None
+    reasons: tuple[str, ...] = ()
+
+    @property
+    def valid(self) -> bool:
+        return self.meld is not None and not self.reasons
+
+
+@dataclass(frozen=True, slots=True)
+class LayDownReport:
+    """The verdict on a whole lay-down, with every reason a player needs."""
+
+    round_number: int
+    contract: Contract | None
+    melds: tuple[MeldVerdict, ...]
+    reasons: tuple[str, ...] = field(default=())
+
+    @property
+    def valid(self) -> bool:
+        return not self.reasons and all(v.valid for v in self.melds)
+
+    @property
+    def all_reasons(self) -> list[str]:
+        out = list(self.reasons)
+        for index, verdict in enumerate(self.melds, start=1):
+            out.extend(f"meld {index} ({_cards_text(verdict.cards)}): {r}" for r in verdict.reasons)
+        return out
+
+
+def _cards_text(cards: Sequence[Card]) -> str:
+    return " ".join(str(c) for c in cards)
+
+
+def lay_down_problems(melds: Sequence[Meld], rules: Rules) -> list[str]:
+    """Rules between the melds of one lay-down: same-suit runs apart, set ranks distinct."""
+    variant = rules.variant
+    problems: list[str] = []
+    family = variant.family
+    runs = [m for m in melds if m.kind is MeldKind.RUN]
+    if variant.run_spacing is not RunSpacing.ANY:
+        for a, b in itertools.combinations(runs, 2):
+            if a.suit is not b.suit:
+                continue
+            lo, hi = (a, b) if a.low <= b.low else (b, a)
+            touching = hi.low == lo.high + 1
+            overlapping = hi.low <= lo.high
+            if touching or (overlapping and variant.run_spacing is RunSpacing.SEPARATED):
+                how = "touch" if touching else "overlap"
+                need = (
+                    "at least one card must separate them"
+                    if variant.run_spacing is RunSpacing.SEPARATED
+                    else "they may not be adjacent"
+                )
+                assert lo.suit is not None
+                first = f"{describe_place(lo.low, family)}-{describe_place(lo.high, family)}"
+                second = f"{describe_place(hi.low, family)}-{describe_place(hi.high, family)}"
+                problems.append(
+                    f"the two {lo.suit.long_name} runs ({first} and {second}) {how}; {need}"
+                )
+    if variant.distinct_set_ranks:
+        ranks = Counter(m.rank for m in melds if m.kind is MeldKind.SET)
+        for rank, count in sorted(ranks.items()):
+            if count > 1:
+                problems.append(
+                    f"{count} sets of {describe_place(rank, family)}s: sets laid down together "
+                    "must be of different ranks"
+                )
+    return problems
+
+
+def _size_ok(meld: Meld, spec: MeldSpec, exact: bool) -> bool:
+    return meld.size == spec.size if exact else meld.size >= spec.size
+
+
+def _contract_for(rules: Rules, round_number: int) -> Contract:
+    contract = rules.round(round_number).contract
+    if contract is None:
+        raise IllegalMeldError(
+            f"{rules.variant.title} has no contracts: any legal meld may be played"
+        )
+    return contract
+
+
+def check_lay_down(
+    groups: Sequence[Sequence[Card]],
+    rules: Rules,
+    round_number: int,
+    *,
+    ordered: bool = False,
+) -> LayDownReport:
+    """Check grouped cards against round `round_number`'s contract.
+
+    Variants without contracts (manipulation) check each group as a free meld.
+    """
+    rule = rules.round(round_number)
+    contract = rule.contract
+    exact = rules.variant.lay_down_exact
+    options: list[dict[MeldKind, Meld | list[str]]] = []
+    for group in groups:
+        per_kind: dict[MeldKind, Meld | list[str]] = {}
+        for kind in (MeldKind.SET, MeldKind.RUN):
+            try:
+                per_kind[kind] = check_meld(group, rules, kind=kind, ordered=ordered)
+            except IllegalMeldError as exc:
+                per_kind[kind] = exc.reasons
+        options.append(per_kind)
+
+    if contract is None:
+        return _free_melds(groups, options, rules, round_number)
+
+    reasons: list[str] = []
+    if len(groups) != len(contract.melds):
+        reasons.append(
+            f"round {round_number} calls for {contract} ({len(contract.melds)} melds); "
+            f"{len(groups)} {'was' if len(groups) == 1 else 'were'} laid down"
+        )
+    best: tuple[int, list[MeldVerdict]] | None = None
+    crossed: tuple[list[MeldVerdict], list[str]] | None = None
+    for assignment in _assignments(len(groups), list(contract.melds)):
+        verdicts = [
+            _verdict(tuple(group), per_kind, spec, exact)
+            for group, per_kind, spec in zip(groups, options, assignment, strict=True)
+        ]
+        score = sum(v.valid for v in verdicts)
+        if best is None or score > best[0]:
+            best = (score, verdicts)
+        if score == len(groups) and not reasons:
+            cross = lay_down_problems([v.meld for v in verdicts if v.meld is not None], rules)
+            if not cross:
+                return LayDownReport(round_number, contract, tuple(verdicts))
+            crossed = crossed or (verdicts, cross)
+    if crossed is not None:
+        return LayDownReport(round_number, contract, tuple(crossed[0]), tuple(crossed[1]))
+    assert best is not None
+    return LayDownReport(round_number, contract, tuple(best[1]), tuple(reasons))
+
+
+def _free_melds(
+    groups: Sequence[Sequence[Card]],
+    options: list[dict[MeldKind, Meld | list[str]]],
+    rules: Rules,
+    round_number: int,
+) -> LayDownReport:
+    verdicts = []
+    for group, per_kind in zip(groups, options, strict=True):
+        meld = next((m for m in per_kind.values() if isinstance(m, Meld)), None)
+        if meld is not None:
+            verdicts.append(MeldVerdict(tuple(group), meld, None))
+        else:
+            reasons = _pick_reasons(group, per_kind, rules)
+            verdicts.append(MeldVerdict(tuple(group), None, None, tuple(reasons)))
+    return LayDownReport(round_number, None, tuple(verdicts))
+
+
+def _pick_reasons(
+    group: Sequence[Card], per_kind: dict[MeldKind, Meld | list[str]], rules: Rules
+) -> list[str]:
+    try:
+        check_meld(group, rules)
+    except IllegalMeldError as exc:
+        return exc.reasons
+    return []
+
+
+def _assignments(groups: int, specs: list[MeldSpec]) -> Iterator[tuple[MeldSpec | None, ...]]:
+    """Every way to pair groups with contract melds (None: a group beyond the contract)."""
+    padded: list[MeldSpec | None] = [*specs, *([None] * max(0, groups - len(specs)))]
+    seen: set[tuple[MeldSpec | None, ...]] = set()
+    for perm in itertools.permutations(padded, groups):
+        if perm not in seen:
+            seen.add(perm)
+            yield perm
+
+
+def _verdict(
+    group: tuple[Card, ...],
+    per_kind: dict[MeldKind, Meld | list[str]],
+    spec: MeldSpec | None,
+    exact: bool,
+) -> MeldVerdict:
+    if spec is None:
+        meld = next((m for m in per_kind.values() if isinstance(m, Meld)), None)
+        return MeldVerdict(group, meld, None, ("the contract does not call for this meld",))
+    outcome = per_kind[spec.kind]
+    if not isinstance(outcome, Meld):
+        return MeldVerdict(group, None, spec, (f"not a {spec.kind}: " + "; ".join(outcome),))
+    if not _size_ok(outcome, spec, exact):
+        need = f"exactly {spec.size}" if exact else f"at least {spec.size}"
+        return MeldVerdict(
+            group,
+            outcome,
+            spec,
+            (
+                f"the contract's {spec.kind} is laid down with {need} cards; "
+                f"this has {outcome.size}",
+            ),
+        )
+    return MeldVerdict(group, outcome, spec)
+
+
+def verify_lay_down(
+    groups: Sequence[Sequence[Card]], rules: Rules, round_number: int, *, ordered: bool = False
+) -> list[Meld]:
+    """Like `check_lay_down`, but raise `IllegalMeldError` with all reasons if illegal."""
+    report = check_lay_down(groups, rules, round_number, ordered=ordered)
+    if not report.valid:
+        raise IllegalMeldError(report.all_reasons)
+    return [v.meld for v in report.melds if v.meld is not None]
+
+
+def can_lay_down(
+    groups: Sequence[Sequence[Card]], rules: Rules, round_number: int, *, ordered: bool = False
+) -> bool:
+    return check_lay_down(groups, rules, round_number, ordered=ordered).valid
+
+
+# ---------------------------------------------------------------------------------------
+# Search for a grouping of ungrouped cards
+
+
+@dataclass
+class _Search:
+    rules: Rules
+    exact: bool
+    use_all: bool
+    order: list[Card]
+    failed: set[tuple[object, ...]] = field(default_factory=set)
+
+    def run(
+        self,
+        naturals: Counter[Card],
+        wilds: int,
+        specs: tuple[MeldSpec, ...],
+        chosen: tuple[Meld, ...],
+    ) -> tuple[Meld, ...] | None:
+        if not specs:
+            if self.use_all and (wilds or +naturals):
+                return None
+            return chosen
+        key = (
+            tuple(sorted((str(c), n) for c, n in naturals.items() if n)),
+            wilds,
+            specs,
+            self._summary(chosen),
+        )
+        if key in self.failed:
+            return None
+        remaining = [c for c in self.order if naturals[c] > 0]
+        if not remaining:
+            self.failed.add(key)
+            return None
+        card = remaining[0]
+        for spec in dict.fromkeys(specs):
+            rest = list(specs)
+            rest.remove(spec)
+            for meld_naturals, meld_wilds, meld in self._melds_with(card, spec, naturals, wilds):
+                trial = (*chosen, meld)
+                if lay_down_problems(trial, self.rules):
+                    continue
+                naturals.subtract(meld_naturals)
+                found = self.run(naturals, wilds - meld_wilds, tuple(rest), trial)
+                naturals.update(meld_naturals)
+                if found is not None:
+                    return found
+        if not self.use_all:
+            naturals[card] -= 1
+            found = self.run(naturals, wilds, specs, chosen)
+            naturals[card] += 1
+            if found is not None:
+                return found
+        self.failed.add(key)
+        return None
+
+    def _summary(self, chosen: tuple[Meld, ...]) -> tuple[object, ...]:
+        """What of the melds chosen so far can still decide later choices: nothing,
+        unless the variant has rules between the melds of a lay-down."""
+        variant = self.rules.variant
+        if variant.run_spacing is RunSpacing.ANY and not variant.distinct_set_ranks:
+            return ()
+        return tuple(sorted((m.kind.value, str(m.suit), m.low, m.high) for m in chosen))
+
+    def _melds_with(
+        self, card: Card, spec: MeldSpec, naturals: Counter[Card], wilds: int
+    ) -> Iterator[tuple[Counter[Card], int, Meld]]:
+        """Legal melds for `spec` that contain `card` and fit the cards available."""
+        sizes = [spec.size] if self.exact else None
+        if spec.kind is MeldKind.SET:
+            yield from self._sets_with(card, spec, naturals, wilds, sizes)
+        else:
+            yield from self._runs_with(card, spec, naturals, wilds, sizes)
+
+    def _limit(self, size: int) -> int:
+        limit = self.rules.variant.wild_limits_lay_down.limit(size)
+        return size if limit is None else limit
+
+    def _sets_with(
+        self,
+        card: Card,
+        spec: MeldSpec,
+        naturals: Counter[Card],
+        wilds: int,
+        sizes: list[int] | None,
+    ) -> Iterator[tuple[Counter[Card], int, Meld]]:
+        variant = self.rules.variant
+        same_rank = [c for c in self.order if c.rank == card.rank and naturals[c] > 0]
+        pools = [range(naturals[c] + 1 - (c == card)) for c in same_rank]
+        for counts in itertools.product(*pools):
+            chosen = Counter({card: 1})
+            for c, n in zip(same_rank, counts, strict=True):
+                chosen[c] += n
+            size_naturals = sum(chosen.values())
+            for extra in range(0, wilds + 1):
+                size = size_naturals + extra
+                if size < spec.size or (sizes is not None and size not in sizes):
+                    continue
+                if variant.max_set is not None and size > variant.max_set:
+                    break
+                if extra > self._limit(size) or size_naturals < variant.min_naturals:
+                    continue
+                if variant.set_distinct_suits and any(n > 1 for n in chosen.values()):
+                    continue
+                cards = list(chosen.elements()) + [_WILD] * extra
+                meld = Meld(
+                    MeldKind.SET,
+                    tuple(cards),
+                    (card.rank,) * size,
+                    (False,) * size_naturals + (True,) * extra,
+                )
+                yield chosen, extra, meld
+
+    def _runs_with(
+        self,
+        card: Card,
+        spec: MeldSpec,
+        naturals: Counter[Card],
+        wilds: int,
+        sizes: list[int] | None,
+    ) -> Iterator[tuple[Counter[Card], int, Meld]]:
+        rules = self.rules
+        bottom, top = rules.bottom_position, rules.top_position
+        suit = card.suit
+        by_place: dict[int, Card] = {}
+        for c in self.order:
+            if c.suit is suit and naturals[c] > 0:
+                for p in rules.run_positions(c):
+                    by_place.setdefault(p, c)
+        for place in rules.run_positions(card):
+            lengths = sizes or range(spec.size, top - bottom + 2)
+            for length in lengths:
+                limit = min(self._limit(length), wilds)
+                for lo in range(max(bottom, place - length + 1), min(place, top - length + 1) + 1):
+                    hi = lo + length - 1
+                    others = [p for p in range(lo, hi + 1) if p != place]
+                    missing = [p for p in others if p not in by_place]
+                    if len(missing) > limit:
+                        continue
+                    present = [p for p in others if p in by_place]
+                    spare = limit - len(missing)
+                    for swapped in range(0, min(spare, len(present)) + 1):
+                        for as_wild in itertools.combinations(present, swapped):
+                            wild_places = set(missing) | set(as_wild)
+                            if length - len(wild_places) < rules.variant.min_naturals:
+                                continue
+                            used = Counter({card: 1})
+                            cards: list[Card] = []
+                            ok = True
+                            for p in range(lo, hi + 1):
+                                if p == place:
+                                    cards.append(card)
+                                elif p in wild_places:
+                                    cards.append(_WILD)
+                                else:
+                                    c = by_place[p]
+                                    used[c] += 1
+                                    ok = ok and used[c] <= naturals[c]
+                                    cards.append(c)
+                            if not ok:
+                                continue
+                            wild_flags = tuple(c is _WILD for c in cards)
+                            meld = Meld(
+                                MeldKind.RUN,
+                                tuple(cards),
+                                tuple(range(lo, hi + 1)),
+                                wild_flags,
+                                suit,
+                            )
+                            yield used, len(wild_places), meld
+
+
+_WILD = Card.parse("JK")  # placeholder while searching; replaced by the real wild cards
+
+
+def find_lay_down(
+    cards: Sequence[Card], rules: Rules, round_number: int, *, use_all: bool = True
+) -> list[Meld] | None:
+    """Group `cards` into the round's contract, or None if no grouping exists.
+
+    With `use_all` every card must be used (a lay-down given ungrouped); without it the
+    search picks any subset (a player deciding whether a hand can lay down).
+    """
+    contract = _contract_for(rules, round_number)
+    wild_cards = [c for c in cards if rules.is_wild(c)]
+    naturals = Counter(c for c in cards if not rules.is_wild(c))
+    if any(not rules.accepts(c) for c in naturals):
+        return None
+    exact = rules.variant.lay_down_exact
+    if use_all and exact and len(cards) != contract.card_count:
+        return None
+    if use_all and len(cards) < contract.card_count:
+        return None
+    # Longest, most constrained melds first: fewer dead ends.
+    specs = tuple(sorted(contract.melds, key=lambda s: (s.kind is MeldKind.SET, -s.size)))
+    order = sorted(naturals, key=lambda c: (c.suit.value, c.rank))
+    search = _Search(rules, exact, use_all, order)
+    found = search.run(naturals, len(wild_cards), specs, ())
+    if found is None:
+        return None
+    spare = iter(wild_cards)
+    out = []
+    for meld in found:
+        real = tuple(next(spare) if w else c for c, w in zip(meld.cards, meld.wild, strict=True))
+        out.append(Meld(meld.kind, real, meld.places, meld.wild, meld.suit))
+    return out

@@ -1,0 +1,423 @@
+"""Variants as frozen, validated data.
+
+A `Variant` holds every number a rules text gives (contracts, deal sizes, deck make-up,
+wild limits, buys, card values...). Rules that differ between variants are fields here,
+never `if variant.name == ...` branches elsewhere. Built-in variants are TOML files in
+`variants/`, read by the same loader as house-rule files (`variant_files.py`).
+
+`Rules` is a variant resolved for a number of players: the deck set-up (decks, wild
+cards, removed cards) depends on the player count, and so do meld checks (for example
+Rook with black 14s as wilds has 13 as its high card).
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from .cards import Card, DeckFamily, rook_deck, standard_deck
+from .errors import VariantError
+
+__all__ = [
+    "AceRank",
+    "Contract",
+    "DealSize",
+    "GoingOut",
+    "JokerSwap",
+    "MeldKind",
+    "MeldSpec",
+    "RoundRule",
+    "Rules",
+    "RunSpacing",
+    "Setup",
+    "Variant",
+    "WildLimits",
+]
+
+MAX_PLAYERS_ANY = 99
+
+
+class MeldKind(enum.StrEnum):
+    SET = "set"
+    RUN = "run"
+
+
+class AceRank(enum.StrEnum):
+    """Where an ace may sit in a run. A run never wraps (no K-A-2) in any variant."""
+
+    HIGH_OR_LOW = "high-or-low"
+    LOW = "low"
+    HIGH = "high"
+
+
+class RunSpacing(enum.StrEnum):
+    """How two runs of the same suit in one lay-down may relate."""
+
+    ANY = "any"
+    NOT_ADJACENT = "not-adjacent"  # 2-5h with 6-9h illegal; a gap or an overlap is fine
+    SEPARATED = "separated"  # at least one card between them: no adjacency, no overlap
+
+
+class JokerSwap(enum.StrEnum):
+    """Who may take a wild back from a meld by playing the card it stands for."""
+
+    NONE = "none"
+    ANYONE = "anyone"  # any player in turn who has laid down
+    OWNER = "owner"  # only the player who laid the meld down
+
+
+class GoingOut(enum.StrEnum):
+    """How the last card may leave the hand."""
+
+    DISCARD_OR_MELD = "discard-or-meld"
+    MELD_ONLY = "meld-only"  # Shafer: must go out on a hit, never on a discard
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MeldSpec:
+    """One meld a contract asks for: a kind and its minimum size."""
+
+    kind: MeldKind
+    size: int
+
+    def __post_init__(self) -> None:
+        if self.size < 2:
+            raise VariantError(f"a {self.kind} needs at least 2 cards (got {self.size})")
+
+    def __str__(self) -> str:
+        return f"{self.kind} of {self.size}"
+
+
+_CONTRACT_PART = re.compile(r"^\s*(\d+|a|an|one|two|three|four)?\s*(sets?|runs?)\s+of\s+(\d+)\s*$")
+_NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Contract:
+    """The melds a player must lay down at once, in the order the rules text lists them."""
+
+    melds: tuple[MeldSpec, ...]
+
+    def __post_init__(self) -> None:
+        if not self.melds:
+            raise VariantError("a contract needs at least one meld")
+
+    @classmethod
+    def parse(cls, text: str) -> Contract:
+        """Parse `"2 sets of 3 + 1 run of 4"` (also `"one set of 3, two runs of 4"`)."""
+        melds: list[MeldSpec] = []
+        for part in re.split(r"\+|,|\band\b", text.lower()):
+            match = _CONTRACT_PART.match(part)
+            if match is None:
+                raise VariantError(
+                    f"cannot read contract {text!r}: write it like '2 sets of 3 + 1 run of 4'"
+                )
+            count_text, kind_text, size_text = match.groups()
+            if count_text is None:
+                count = 1
+            elif count_text.isdigit():
+                count = int(count_text)
+            else:
+                count = _NUMBER_WORDS[count_text]
+            kind = MeldKind.SET if kind_text.startswith("set") else MeldKind.RUN
+            melds.extend(MeldSpec(kind=kind, size=int(size_text)) for _ in range(count))
+        return cls(melds=tuple(melds))
+
+    @property
+    def card_count(self) -> int:
+        """Fewest cards that meet the contract."""
+        return sum(spec.size for spec in self.melds)
+
+    def count(self, kind: MeldKind) -> int:
+        return sum(1 for spec in self.melds if spec.kind is kind)
+
+    def __str__(self) -> str:
+        groups: Counter[MeldSpec] = Counter(self.melds)
+        parts = []
+        for spec, n in groups.items():
+            plural = "s" if n > 1 else ""
+            parts.append(f"{n} {spec.kind}{plural} of {spec.size}")
+        return " + ".join(parts)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DealSize:
+    """Cards dealt to each player when the player count is in [min_players, max_players]."""
+
+    cards: int
+    min_players: int = 1
+    max_players: int = MAX_PLAYERS_ANY
+
+    def applies(self, players: int) -> bool:
+        return self.min_players <= players <= self.max_players
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundRule:
+    """One round (deal, hand) of a variant: its contract, deal size and buy limit.
+
+    `contract` is None in a variant without contracts (manipulation rummy), where any
+    legal meld may be played from the first turn.
+    """
+
+    number: int
+    contract: Contract | None
+    deal: tuple[DealSize, ...]
+    buys: int
+
+    def cards_dealt(self, players: int) -> int:
+        for size in self.deal:
+            if size.applies(players):
+                return size.cards
+        raise VariantError(f"round {self.number} has no deal size for {players} players")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Setup:
+    """Deck make-up for a range of player counts.
+
+    `decks` physical decks of the variant's family; for standard decks `jokers` jokers
+    are added in all (a Rook deck brings its own bird). `wilds` lists the faces that are
+    wild; `remove` lists faces taken out of every deck (Rook: the non-black 14s when
+    black 14s are wild).
+    """
+
+    min_players: int
+    max_players: int
+    decks: int
+    jokers: int = 0
+    wilds: tuple[Card, ...] = ()
+    remove: tuple[Card, ...] = ()
+
+    def applies(self, players: int) -> bool:
+        return self.min_players <= players <= self.max_players
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WildLimits:
+    """Most wilds a meld may hold, by meld size.
+
+    `table` maps a meld size to a limit; a size between listed sizes takes the limit of
+    the largest listed size below it, and sizes beyond the table take its last limit
+    (the rules texts stop at a run of 10). None means no limit beyond `min_naturals`.
+    """
+
+    table: tuple[tuple[int, int], ...] | None
+
+    def limit(self, size: int) -> int | None:
+        if self.table is None:
+            return None
+        best: int | None = None
+        for listed_size, most in self.table:
+            if listed_size <= size:
+                best = most
+        return best if best is not None else self.table[0][1]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Variant:
+    """Every rule of one Shanghai variant, as data. Build with keywords; validated."""
+
+    name: str
+    title: str
+    description: str = ""
+    sources: tuple[str, ...] = ()
+    family: DeckFamily = DeckFamily.STANDARD
+    min_players: int
+    max_players: int
+    setups: tuple[Setup, ...]
+    rounds: tuple[RoundRule, ...]
+    repeat_rounds: bool = False
+    """True when the round schedule repeats until `target_score` (manipulation)."""
+    # melds
+    min_set: int = 3
+    max_set: int | None = None
+    set_distinct_suits: bool = False
+    min_run: int = 4
+    ace: AceRank = AceRank.HIGH_OR_LOW
+    min_naturals: int = 2
+    wild_limits_lay_down: WildLimits = field(default_factory=lambda: WildLimits(table=None))
+    wild_limits_later: WildLimits = field(default_factory=lambda: WildLimits(table=None))
+    joker_swap: JokerSwap = JokerSwap.NONE
+    # laying down
+    lay_down_exact: bool = False
+    run_spacing: RunSpacing = RunSpacing.ANY
+    distinct_set_ranks: bool = False
+    lay_off_same_turn: bool = False
+    rearrange: bool = False
+    must_meld_if_able: bool = False
+    # buying
+    buy_penalty_cards: int = 1
+    buy_discards: int = 0
+    buy_only_before_lay_down: bool = False
+    pick_and_buy: bool = False
+    in_turn_buy: bool = False
+    # dealing and going out
+    deal_batches: tuple[int, ...] = ()
+    wild_upcard_reburied: bool = False
+    going_out: GoingOut = GoingOut.DISCARD_OR_MELD
+    has_discards: bool = True
+    blind_bonus: int = 0
+    blind_bonus_no_wild: int = 0
+    # scoring
+    rank_points: tuple[tuple[int, int], ...]
+    wild_points: int = 0
+    target_score: int | None = None
+    notes: tuple[str, ...] = ()
+    """Interpretations where the rules texts are silent; shown with the rules table."""
+
+    def __post_init__(self) -> None:
+        problems = list(self._problems())
+        if problems:
+            raise VariantError(f"variant {self.name!r}: " + "; ".join(problems))
+
+    def _problems(self) -> list[str]:
+        out: list[str] = []
+        if not re.fullmatch(r"[a-z][a-z0-9_-]*", self.name):
+            out.append("name must be lower-case letters, digits, '-' or '_'")
+        if not 1 <= self.min_players <= self.max_players:
+            out.append(f"players {self.min_players}-{self.max_players} is not a valid range")
+        if not self.rounds:
+            out.append("at least one round is required")
+        for index, rule in enumerate(self.rounds, start=1):
+            if rule.number != index:
+                out.append(f"round {index} is numbered {rule.number}")
+            if rule.buys < 0:
+                out.append(f"round {index} allows {rule.buys} buys")
+            if rule.contract is not None:
+                for spec in rule.contract.melds:
+                    least = self.min_set if spec.kind is MeldKind.SET else self.min_run
+                    if spec.size < least:
+                        out.append(f"round {index}: a {spec} is shorter than the minimum {least}")
+        if self.repeat_rounds and self.target_score is None:
+            out.append("a variant whose rounds repeat needs a target_score")
+        if self.min_set < 2 or self.min_run < 2:
+            out.append("melds need at least 2 cards")
+        if self.max_set is not None and self.max_set < self.min_set:
+            out.append("max_set is below min_set")
+        ranks_scored = {rank for rank, _ in self.rank_points}
+        top = 14 if self.family is DeckFamily.ROOK else 13
+        missing = [r for r in range(1, top + 1) if r not in ranks_scored]
+        if missing:
+            out.append(f"no points given for ranks {missing}")
+        for players in range(self.min_players, self.max_players + 1):
+            setups = [s for s in self.setups if s.applies(players)]
+            if len(setups) != 1:
+                out.append(f"{len(setups)} deck set-ups match {players} players (need exactly 1)")
+                continue
+            setup = setups[0]
+            for wild in (*setup.wilds, *setup.remove):
+                if not wild.is_suitless and wild.family is not self.family:
+                    out.append(f"{wild} is not a {self.family} card")
+            shoe = len(build_shoe(self.family, setup))
+            for rule in self.rounds:
+                try:
+                    dealt = rule.cards_dealt(players)
+                except VariantError as exc:
+                    out.append(str(exc))
+                    continue
+                if dealt * players + 1 > shoe:
+                    out.append(
+                        f"round {rule.number}: {players} players x {dealt} cards "
+                        f"+ upcard exceeds the {shoe}-card shoe"
+                    )
+        return out
+
+    def round(self, number: int) -> RoundRule:
+        """The rule for round `number` (1-based); repeating variants cycle their schedule."""
+        if number < 1 or (not self.repeat_rounds and number > len(self.rounds)):
+            raise VariantError(
+                f"{self.name} has rounds 1-{len(self.rounds)}; there is no round {number}"
+            )
+        return self.rounds[(number - 1) % len(self.rounds)]
+
+    def setup_for(self, players: int) -> Setup:
+        if not self.min_players <= players <= self.max_players:
+            raise VariantError(
+                f"{self.name} is for {self.min_players}-{self.max_players} players, not {players}"
+            )
+        return next(s for s in self.setups if s.applies(players))
+
+    def rules(self, players: int | None = None) -> Rules:
+        """This variant resolved for `players` (default: the fewest the variant's
+        standard set-up serves, at least 4 where allowed)."""
+        if players is None:
+            players = min(max(4, self.min_players), self.max_players)
+        return Rules(self, players)
+
+    @property
+    def points_by_rank(self) -> Mapping[int, int]:
+        return dict(self.rank_points)
+
+
+def build_shoe(family: DeckFamily, setup: Setup) -> list[Card]:
+    """All the cards in play for a set-up, in a fixed (unshuffled) order."""
+    removed = Counter(setup.remove)
+    cards: list[Card] = []
+    for _ in range(setup.decks):
+        deck = standard_deck() if family is DeckFamily.STANDARD else rook_deck()
+        cards.extend(card for card in deck if card not in removed)
+    if family is DeckFamily.STANDARD:
+        cards.extend(standard_deck(jokers=setup.jokers)[52:])
+    return cards
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A variant resolved for a player count: what meld checks and scoring consult."""
+
+    variant: Variant
+    players: int
+    setup: Setup = field(init=False)
+    wild_cards: frozenset[Card] = field(init=False)
+    top_position: int = field(init=False)
+    """Highest place in a run: 14 with ace high (or Rook 14), 13 when 14s are removed."""
+
+    def __post_init__(self) -> None:
+        setup = self.variant.setup_for(self.players)
+        object.__setattr__(self, "setup", setup)
+        object.__setattr__(self, "wild_cards", frozenset(setup.wilds))
+        if self.variant.family is DeckFamily.STANDARD:
+            top = 13 if self.variant.ace is AceRank.LOW else 14
+        else:
+            naturals = [
+                c.rank for c in build_shoe(self.variant.family, setup) if c not in setup.wilds
+            ]
+            top = max(naturals)
+        object.__setattr__(self, "top_position", top)
+
+    def is_wild(self, card: Card) -> bool:
+        return card in self.wild_cards
+
+    def run_positions(self, card: Card) -> tuple[int, ...]:
+        """Places a natural card may take in a run (an ace: 1, 14 or both)."""
+        if self.variant.family is DeckFamily.STANDARD and card.rank == 1:
+            if self.variant.ace is AceRank.HIGH_OR_LOW:
+                return (1, 14)
+            return (14,) if self.variant.ace is AceRank.HIGH else (1,)
+        return (card.rank,)
+
+    @property
+    def bottom_position(self) -> int:
+        if self.variant.family is DeckFamily.STANDARD and self.variant.ace is AceRank.HIGH:
+            return 2
+        return 1
+
+    def accepts(self, card: Card) -> bool:
+        """Whether this card can be in play at all (right deck family, not removed)."""
+        if card in self.wild_cards:
+            return True
+        if card.is_suitless:
+            return False
+        return card.family is self.variant.family and card not in self.setup.remove
+
+    def round(self, number: int) -> RoundRule:
+        return self.variant.round(number)
+
+    def card_points(self, card: Card) -> int:
+        if self.is_wild(card):
+            return self.variant.wild_points
+        return self.variant.points_by_rank[card.rank]
