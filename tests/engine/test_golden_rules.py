@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from golden_cases import case_id, golden
 from shanghai.engine.cards import parse_cards
 from shanghai.engine.contracts import check_lay_down, find_lay_down

@@ -7,6 +7,7 @@ import random
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+
 from shanghai.engine.cards import Card, DeckFamily
 from shanghai.engine.contracts import check_lay_down, find_lay_down
 from shanghai.engine.melds import check_meld, run_place_card

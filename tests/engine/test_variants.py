@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from golden_cases import GOLDEN
 from shanghai.engine.errors import VariantError
 from shanghai.engine.variant_files import (
