@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: install serve test test-fast lint bench clean
+.PHONY: install system-deps serve test test-fast lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,6 +13,10 @@ $(STAMP): pyproject.toml
 	touch $@
 
 install: $(STAMP)
+
+# Debian packages the tests need (PostgreSQL, Chromium, fonts): .ci/apt-packages.txt
+system-deps:
+	bash tools/system-deps.sh
 
 # Until the server exists the main job is the CLI: it lists the variants.
 serve: $(STAMP)
@@ -24,7 +28,7 @@ lint: $(STAMP)
 	$(BIN)/mypy --strict engine
 
 # The whole suite, slow simulations included; benchmarks run with `make bench`.
-test: lint
+test: system-deps lint
 	$(BIN)/python -m pytest -m "not benchmark"
 
 test-fast: $(STAMP)

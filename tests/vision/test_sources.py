@@ -1,0 +1,91 @@
+"""Frame sources and image decoding: real files written by the test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from shanghai.vision.detections import Detections
+from shanghai.vision.sources import SourceError, decode_image, frames, read_image
+
+
+def _image(h: int = 48, w: int = 64) -> np.ndarray:
+    rng = np.random.default_rng(0)
+    return rng.integers(0, 255, (h, w, 3), dtype=np.uint8)
+
+
+def test_read_png_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "a.png"
+    cv2.imwrite(str(path), _image())
+    assert np.array_equal(read_image(path), _image())
+    assert [f.shape for f in frames(str(path))] == [(48, 64, 3)]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [(b"", "empty"), (b"not an image at all", "not a readable image")],
+)
+def test_bad_bytes(content: bytes, message: str) -> None:
+    with pytest.raises(SourceError, match=message):
+        decode_image(content)
+
+
+def test_truncated_jpeg_is_refused_or_decoded_whole(tmp_path: Path) -> None:
+    ok, data = cv2.imencode(".png", _image(200, 200))
+    assert ok
+    with pytest.raises(SourceError, match="not a readable image"):
+        decode_image(data.tobytes()[: len(data) // 3])
+
+
+def test_pixel_limit() -> None:
+    ok, data = cv2.imencode(".png", np.zeros((400, 500, 3), np.uint8))
+    assert ok
+    with pytest.raises(SourceError, match="too large"):
+        decode_image(data.tobytes(), max_pixels=100_000)
+    assert decode_image(data.tobytes(), max_pixels=300_000).shape == (400, 500, 3)
+
+
+def test_video_file_frames(tmp_path: Path) -> None:
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    for i in range(5):
+        writer.write(np.full((48, 64, 3), i * 40, np.uint8))
+    writer.release()
+    got = list(frames(str(path)))
+    assert len(got) == 5 and got[0].shape == (48, 64, 3)
+    assert len(list(frames(str(path), max_frames=2))) == 2
+
+
+def test_missing_sources_are_clear(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="no such file"):
+        list(frames(str(tmp_path / "nope.mp4")))
+    with pytest.raises(SourceError, match="no such file"):
+        read_image(tmp_path / "nope.jpg")
+    with pytest.raises(SourceError, match="camera 57 could not be opened"):
+        list(frames(57))
+    text = tmp_path / "notes.txt"
+    text.write_text("hello")
+    with pytest.raises(SourceError):
+        list(frames(str(text)))
+
+
+def test_detections_filter_and_validate() -> None:
+    dets = Detections(
+        np.array([[0, 0, 10, 10], [5, 5, 20, 30]]),
+        np.array([0.9, 0.3]),
+        np.array([0, 1]),
+        ("index", "card"),
+    )
+    assert len(dets) == 2 and dets.class_names == ["index", "card"]
+    strong = dets[dets.confidence > 0.5]
+    assert len(strong) == 1 and strong.class_names == ["index"]
+    assert np.allclose(dets.centers[1], [12.5, 17.5])
+    assert len(dets.of_class("card")) == 1 and len(dets.of_class("joker")) == 0
+    assert len(Detections.empty()) == 0
+    with pytest.raises(ValueError, match="aligned"):
+        Detections(np.zeros((2, 4)), np.zeros(1), np.zeros(2))
+    with pytest.raises(ValueError, match="x2 >= x1"):
+        Detections(np.array([[10, 0, 0, 10]]), np.ones(1), np.zeros(1))
