@@ -2,15 +2,24 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+STAMP_RUN := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: install system-deps serve test test-fast lint bench clean
+.PHONY: install system-deps serve test test-fast test-slow lint bench clean
+
+# The server needs only the runtime; tests also need the `train` extra (ultralytics and
+# PyTorch, ~5.5 GB) for the training smoke run and the ONNX parity test.
+$(STAMP_RUN): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e .
+	touch $@
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
-	touch $@
+	$(BIN)/python -m pip install -q -e '.[dev,train]'
+	touch $@ $(STAMP_RUN)
 
 install: $(STAMP)
 
@@ -19,7 +28,7 @@ system-deps:
 	bash tools/system-deps.sh
 
 # Until the server exists the main job is the CLI: it lists the variants.
-serve: $(STAMP)
+serve: $(STAMP_RUN)
 	$(BIN)/shanghai variants
 
 lint: $(STAMP)
@@ -27,9 +36,15 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict engine
 
-# The whole suite, slow simulations included; benchmarks run with `make bench`.
+# The whole suite; benchmarks run with `make bench`. The npm SVG decks are fetched once
+# into data/cache/ so the data tests cover every deck look.
 test: system-deps lint
+	$(BIN)/shanghai data fetch-decks
 	$(BIN)/python -m pytest -m "not benchmark"
+
+# Thousands of simulated games per variant with invariants after every action (hours).
+test-slow: $(STAMP)
+	SHANGHAI_SLOW_GAMES=$${SHANGHAI_SLOW_GAMES:-1000} $(BIN)/python -m pytest -m slow tests/engine/test_simulator.py
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -m "not benchmark and not slow" -x -q

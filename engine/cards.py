@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .errors import CardParseError
 
@@ -107,6 +107,9 @@ _STANDARD_RANK_BY_TEXT = {"A": 1, "J": 11, "Q": 12, "K": 13, "T": 10}
 _RANK_NAMES = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
 
 
+_SUIT_INDEX = {suit: index for index, suit in enumerate(Suit)}
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Card:
     """One card face. Equal cards from different decks compare equal: count them, never
@@ -119,8 +122,20 @@ class Card:
 
     suit: Suit
     rank: int
+    _key: int = field(init=False, repr=False, compare=False, hash=False)
+    """Small integer identity: hashing and equality are on every hot path (counting
+    hands, searching lay-downs), and the generated versions go through the enum."""
+
+    def __hash__(self) -> int:
+        return self._key
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is Card:
+            return self._key == other._key
+        return NotImplemented
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "_key", _SUIT_INDEX[self.suit] * 16 + self.rank)
         if self.suit.is_suitless:
             if self.rank != 0:
                 raise CardParseError(f"{self.suit.long_name} has no rank (got {self.rank})")

@@ -278,19 +278,14 @@ class _Search:
             if self.use_all and (wilds or +naturals):
                 return None
             return chosen
-        key = (
-            tuple(sorted((str(c), n) for c, n in naturals.items() if n)),
-            wilds,
-            specs,
-            self._summary(chosen),
-        )
+        # Counts in the fixed card order identify the remaining cards cheaply.
+        key = (tuple(naturals[c] for c in self.order), wilds, specs, self._summary(chosen))
         if key in self.failed:
             return None
-        remaining = [c for c in self.order if naturals[c] > 0]
-        if not remaining:
+        card = next((c for c in self.order if naturals[c] > 0), None)
+        if card is None:
             self.failed.add(key)
             return None
-        card = remaining[0]
         for spec in dict.fromkeys(specs):
             rest = list(specs)
             rest.remove(spec)
@@ -431,6 +426,62 @@ class _Search:
 _WILD = Card.parse("JK")  # placeholder while searching; replaced by the real wild cards
 
 
+def _wilds_short(naturals: Counter[Card], wilds: int, contract: Contract, rules: Rules) -> bool:
+    """A quick proof that no grouping exists: even with every meld free to reuse cards
+    (a relaxation), the melds would need more wilds than the hand holds.
+
+    Most hands a player looks at are far from the contract; this answers them without
+    the exhaustive search, and never rejects a hand the search would accept.
+    """
+    variant = rules.variant
+    exact = variant.lay_down_exact
+    set_specs = [spec for spec in contract.melds if spec.kind is MeldKind.SET]
+    needed = 0
+    if set_specs and len({spec.size for spec in set_specs}) == 1:
+        size = set_specs[0].size
+        limit = variant.wild_limits_lay_down.limit(size)
+        per_set = variant.min_naturals
+        if exact and limit is not None:
+            per_set = max(per_set, size - limit)
+        by_rank: Counter[int] = Counter()
+        for card, count in naturals.items():
+            by_rank[card.rank] += count
+        # Wilds the j-th set of one rank adds: convex in j, so the cheapest len(set_specs)
+        # of all of them are a lower bound for the sets' wilds.
+        extra: list[int] = []
+        for count in by_rank.values():
+            for j in range(1, len(set_specs) + 1):
+                if count < j * per_set:
+                    break
+                extra.append(max(0, j * size - count) - max(0, (j - 1) * size - count))
+        if len(extra) < len(set_specs):
+            return True
+        needed += sum(sorted(extra)[: len(set_specs)])
+    places_by_suit: dict[object, set[int]] = {}
+    for card in naturals:
+        places_by_suit.setdefault(card.suit, set()).update(rules.run_positions(card))
+    bottom, top = rules.bottom_position, rules.top_position
+    for spec in contract.melds:
+        if spec.kind is not MeldKind.RUN:
+            continue
+        limit = variant.wild_limits_lay_down.limit(spec.size) if exact else None
+        best: int | None = None
+        for places in places_by_suit.values():
+            for low in range(bottom, top - spec.size + 2):
+                present = sum(1 for p in range(low, low + spec.size) if p in places)
+                missing = spec.size - present
+                if exact and (
+                    present < variant.min_naturals or (limit is not None and missing > limit)
+                ):
+                    continue
+                if best is None or missing < best:
+                    best = missing
+        if best is None:
+            return True
+        needed += best
+    return needed > wilds
+
+
 def find_lay_down(
     cards: Sequence[Card], rules: Rules, round_number: int, *, use_all: bool = True
 ) -> list[Meld] | None:
@@ -448,6 +499,8 @@ def find_lay_down(
     if use_all and exact and len(cards) != contract.card_count:
         return None
     if use_all and len(cards) < contract.card_count:
+        return None
+    if _wilds_short(naturals, len(wild_cards), contract, rules):
         return None
     # Longest, most constrained melds first: fewer dead ends.
     specs = tuple(sorted(contract.melds, key=lambda s: (s.kind is MeldKind.SET, -s.size)))

@@ -17,6 +17,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .cards import Card, DeckFamily, rook_deck, standard_deck
 from .errors import VariantError
@@ -375,17 +376,19 @@ class Rules:
     wild_cards: frozenset[Card] = field(init=False)
     top_position: int = field(init=False)
     """Highest place in a run: 14 with ace high (or Rook 14), 13 when 14s are removed."""
+    in_play: frozenset[Card] = field(init=False, repr=False)
+    """Every distinct card of this set-up's shoe (wilds included)."""
 
     def __post_init__(self) -> None:
         setup = self.variant.setup_for(self.players)
         object.__setattr__(self, "setup", setup)
         object.__setattr__(self, "wild_cards", frozenset(setup.wilds))
+        shoe = build_shoe(self.variant.family, setup)
+        object.__setattr__(self, "in_play", frozenset(shoe) | frozenset(setup.wilds))
         if self.variant.family is DeckFamily.STANDARD:
             top = 13 if self.variant.ace is AceRank.LOW else 14
         else:
-            naturals = [
-                c.rank for c in build_shoe(self.variant.family, setup) if c not in setup.wilds
-            ]
+            naturals = [c.rank for c in shoe if c not in setup.wilds]
             top = max(naturals)
         object.__setattr__(self, "top_position", top)
 
@@ -408,11 +411,7 @@ class Rules:
 
     def accepts(self, card: Card) -> bool:
         """Whether this card can be in play at all (right deck family, not removed)."""
-        if card in self.wild_cards:
-            return True
-        if card.is_suitless:
-            return False
-        return card.family is self.variant.family and card not in self.setup.remove
+        return card in self.in_play
 
     def round(self, number: int) -> RoundRule:
         return self.variant.round(number)
@@ -420,4 +419,8 @@ class Rules:
     def card_points(self, card: Card) -> int:
         if self.is_wild(card):
             return self.variant.wild_points
-        return self.variant.points_by_rank[card.rank]
+        return self._points[card.rank]
+
+    @cached_property
+    def _points(self) -> Mapping[int, int]:
+        return self.variant.points_by_rank

@@ -1,0 +1,82 @@
+"""Card faces: the rendered picture of one card of one deck look, with its index boxes.
+
+Every look renders at one fixed size (`FACE_W` x `FACE_H` pixels, poker proportions);
+scenes warp these cached pictures into place, so each face is drawn once per process.
+Index boxes are stated in face pixels, measured from the ink actually drawn (code
+looks) or from the art (SVG looks), so the labels follow the pictures.
+"""
+
+from __future__ import annotations
+
+import abc
+import zlib
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from shanghai.engine.cards import Card, DeckFamily, cards_of_family
+
+from .drawing import Box
+
+__all__ = [
+    "CARD_H_MM",
+    "CARD_W_MM",
+    "FACE_H",
+    "FACE_W",
+    "CardFace",
+    "DeckLook",
+    "stable_seed",
+]
+
+FACE_W, FACE_H = 250, 350
+"""Size of every rendered face and back in pixels (width, height)."""
+CARD_W_MM, CARD_H_MM = 63.0, 88.0
+"""Physical size of a poker card; scenes are laid out in millimetres."""
+
+
+def stable_seed(*parts: object) -> int:
+    """A seed from text parts that is the same in every process (`hash()` is not)."""
+    return zlib.crc32("\x1f".join(str(p) for p in parts).encode())
+
+
+@dataclass(frozen=True, slots=True)
+class CardFace:
+    """One rendered face.
+
+    `rgba` is (FACE_H, FACE_W, 4) uint8, alpha 0 outside the rounded corners.
+    `index_boxes` are the corner indices as `(x0, y0, x1, y1)` face pixels; most decks
+    have two (top-left and bottom-right, the second upside down), some four.
+    """
+
+    rgba: npt.NDArray[np.uint8]
+    index_boxes: tuple[Box, ...]
+
+
+class DeckLook(abc.ABC):
+    """One deck design. Subclasses draw faces in code or load them from SVG art.
+
+    `held_out` looks are used only in the test split, so test numbers say how the
+    models do on a deck they have never seen.
+    """
+
+    name: str
+    family: DeckFamily
+    held_out: bool
+    source: str
+    """Where the art comes from: `code` or `npm:<package>@<version>` (see THIRD_PARTY.md)."""
+
+    def cards(self) -> tuple[Card, ...]:
+        """The distinct faces this look has (a whole deck family by default)."""
+        return tuple(cards_of_family(self.family))
+
+    @abc.abstractmethod
+    def render_face(self, card: Card) -> CardFace:
+        """Draw one face; called once per (look, card) per process, then cached."""
+
+    @abc.abstractmethod
+    def render_back(self) -> npt.NDArray[np.uint8]:
+        """The back of this deck, (FACE_H, FACE_W, 4) uint8 RGBA."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"

@@ -1,0 +1,231 @@
+"""Rook decks drawn in code (no freely licensed Rook art exists).
+
+A Rook card shows its number in two corners, in its colour (black, red, yellow or
+green: the colour is the suit), and a big number on a coloured centre panel; the Rook
+bird card shows the bird. The looks differ in font, corner mark and panel shape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+from PIL import Image, ImageDraw, ImageFont
+
+from shanghai.engine.cards import Card, DeckFamily, Suit
+
+from .backs import BackStyle, render_back
+from .drawing import SUPERSAMPLE, Box, Colour, draw_text, rounded_alpha, union_box
+from .faces import FACE_H, FACE_W, CardFace, DeckLook
+from .fonts import font
+
+__all__ = ["ROOK_STYLES", "CodeRookLook", "RookStyle", "draw_bird"]
+
+S = SUPERSAMPLE
+W, H = FACE_W * S, FACE_H * S
+
+ROOK_COLOURS: dict[Suit, Colour] = {
+    Suit.BLACK: (25, 25, 28),
+    Suit.RED: (200, 30, 40),
+    Suit.YELLOW: (235, 180, 15),
+    Suit.GREEN: (25, 135, 60),
+}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RookStyle:
+    """A Rook deck design as data (sizes in face pixels)."""
+
+    name: str
+    number_font: str
+    corner_size: int
+    corner_x: float
+    corner_y: float
+    corner_mark: str = "none"
+    """What sits under the corner number: `none`, `dot` or `bar` (in the colour)."""
+    centre: str = "panel"
+    """`panel` (rounded rectangle), `circle` or `band` (full-width stripe)."""
+    bird_corner: str = "letters"
+    """The bird card's corner: `letters` (R-O-O-K stacked) or `bird` (small bird)."""
+    colours: dict[Suit, Colour] = field(default_factory=lambda: ROOK_COLOURS)
+    paper: Colour = (250, 250, 246)
+    corner_radius: float = 12.0
+    back: BackStyle
+    held_out: bool = False
+
+
+def draw_bird(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, colour: Colour) -> Box:
+    """A stylised rook (the bird) about `size` pixels wide, facing left."""
+    u = size / 100.0
+    draw.polygon(
+        [
+            (cx + 20 * u, cy - 5 * u),
+            (cx + 50 * u, cy + 20 * u),
+            (cx + 48 * u, cy + 32 * u),
+            (cx + 10 * u, cy + 18 * u),
+        ],
+        fill=colour,
+    )
+    draw.ellipse((cx - 30 * u, cy - 18 * u, cx + 30 * u, cy + 24 * u), fill=colour)
+    draw.ellipse((cx - 42 * u, cy - 38 * u, cx - 12 * u, cy - 8 * u), fill=colour)
+    draw.polygon(
+        [(cx - 40 * u, cy - 28 * u), (cx - 58 * u, cy - 20 * u), (cx - 38 * u, cy - 16 * u)],
+        fill=(200, 150, 20),
+    )
+    draw.ellipse((cx - 32 * u, cy - 30 * u, cx - 26 * u, cy - 24 * u), fill=(250, 250, 250))
+    draw.line(
+        (cx - 6 * u, cy + 22 * u, cx - 10 * u, cy + 40 * u), fill=colour, width=max(1, int(4 * u))
+    )
+    draw.line(
+        (cx + 6 * u, cy + 22 * u, cx + 4 * u, cy + 40 * u), fill=colour, width=max(1, int(4 * u))
+    )
+    return (cx - 58 * u, cy - 38 * u, cx + 50 * u, cy + 40 * u)
+
+
+class CodeRookLook(DeckLook):
+    """A Rook deck drawn with Pillow from a `RookStyle`."""
+
+    def __init__(self, style: RookStyle) -> None:
+        self.style = style
+        self.name = style.name
+        self.family = DeckFamily.ROOK
+        self.held_out = style.held_out
+        self.source = "code"
+
+    def _draw_index(self, draw: ImageDraw.ImageDraw, card: Card) -> Box:
+        st = self.style
+        x, y = st.corner_x * S, st.corner_y * S
+        if card.suit is Suit.BIRD:
+            if st.bird_corner == "bird":
+                return draw_bird(draw, x + 4 * S, y + 16 * S, 44 * S, (25, 25, 28))
+            letter = font_for(st, int(st.corner_size * 0.45))
+            boxes = []
+            for ch in "ROOK":
+                boxes.append(draw_text(draw, ch, x, y, letter, (25, 25, 28)))
+                y = boxes[-1][3] + 2 * S
+            return union_box(*boxes)
+        colour = st.colours[card.suit]
+        squeeze = 0.78 if card.rank >= 10 else 1.0
+        box = draw_text(
+            draw, str(card.rank), x, y, font_for(st, st.corner_size), colour, squeeze=squeeze
+        )
+        if st.corner_mark == "dot":
+            r = 5 * S
+            cy = box[3] + 5 * S + r
+            draw.ellipse((x - r, cy - r, x + r, cy + r), fill=colour)
+            box = union_box(box, (x - r, cy - r, x + r, cy + r))
+        elif st.corner_mark == "bar":
+            bar = (box[0], box[3] + 4 * S, box[2], box[3] + 8 * S)
+            draw.rectangle(bar, fill=colour)
+            box = union_box(box, bar)
+        return box
+
+    def _draw_centre(self, draw: ImageDraw.ImageDraw, card: Card) -> None:
+        st = self.style
+        if card.suit is Suit.BIRD:
+            draw.ellipse(
+                (W / 2 - 85 * S, H / 2 - 85 * S, W / 2 + 85 * S, H / 2 + 85 * S),
+                fill=(235, 120, 30) if st.centre != "band" else (40, 110, 170),
+            )
+            draw_bird(draw, W / 2 + 6 * S, H / 2 + 4 * S, 120 * S, (25, 25, 28))
+            return
+        colour = st.colours[card.suit]
+        ink = (250, 250, 246)
+        if st.centre == "panel":
+            draw.rounded_rectangle(
+                (52 * S, 70 * S, W - 52 * S, H - 70 * S), radius=18 * S, fill=colour
+            )
+        elif st.centre == "circle":
+            draw.ellipse(
+                (W / 2 - 80 * S, H / 2 - 80 * S, W / 2 + 80 * S, H / 2 + 80 * S), fill=colour
+            )
+        else:
+            draw.rectangle((0, H / 2 - 70 * S, W, H / 2 + 70 * S), fill=colour)
+        if st.centre != "circle":
+            draw_bird(
+                draw,
+                W / 2 + 40 * S,
+                H / 2 + 60 * S,
+                50 * S,
+                tuple(  # type: ignore[arg-type]
+                    int(c * 0.8 + 50) for c in colour
+                ),
+            )
+        squeeze = 0.8 if card.rank >= 10 else 1.0
+        draw_text(
+            draw,
+            str(card.rank),
+            W / 2,
+            H / 2,
+            font_for(self.style, 100),
+            ink,
+            anchor="mm",
+            squeeze=squeeze,
+        )
+
+    def render_face(self, card: Card) -> CardFace:
+        st = self.style
+        img = Image.new("RGBA", (W, H), (*st.paper, 255))
+        draw = ImageDraw.Draw(img)
+        self._draw_centre(draw, card)
+        layer = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+        ink = self._draw_index(ImageDraw.Draw(layer), card)
+        img.alpha_composite(layer)
+        img.alpha_composite(layer.rotate(180))
+        boxes = [ink, (W - ink[2], H - ink[3], W - ink[0], H - ink[1])]
+        rgba = np.array(img.resize((FACE_W, FACE_H), Image.Resampling.BOX), dtype=np.uint8)
+        rgba[..., 3] = rounded_alpha(FACE_W, FACE_H, st.corner_radius)
+        pad = 2.0
+        index_boxes = tuple(
+            (b[0] / S - pad, b[1] / S - pad, b[2] / S + pad, b[3] / S + pad) for b in boxes
+        )
+        return CardFace(rgba=rgba, index_boxes=index_boxes)
+
+    def render_back(self) -> npt.NDArray[np.uint8]:
+        return render_back(self.style.back, self.style.corner_radius)
+
+
+def font_for(style: RookStyle, size: int) -> ImageFont.FreeTypeFont:
+    """The look's number font at `size` face pixels (drawn supersampled)."""
+    return font(style.number_font, size * S)
+
+
+ROOK_STYLES: tuple[RookStyle, ...] = (
+    RookStyle(
+        name="rook-panel",
+        number_font="roboto-black",
+        corner_size=40,
+        corner_x=24,
+        corner_y=10,
+        centre="panel",
+        bird_corner="letters",
+        back=BackStyle(pattern="rook", colour=(200, 90, 30)),
+    ),
+    RookStyle(
+        name="rook-circle",
+        number_font="serif-bold",
+        corner_size=38,
+        corner_x=24,
+        corner_y=10,
+        corner_mark="dot",
+        centre="circle",
+        bird_corner="bird",
+        paper=(248, 246, 236),
+        back=BackStyle(pattern="rook", colour=(30, 90, 150)),
+    ),
+    RookStyle(
+        name="rook-band",
+        number_font="fjalla",
+        corner_size=50,
+        corner_x=24,
+        corner_y=8,
+        corner_mark="bar",
+        centre="band",
+        bird_corner="letters",
+        corner_radius=16,
+        back=BackStyle(pattern="stripes", colour=(120, 30, 30)),
+        held_out=True,
+    ),
+)
+"""The Rook looks; `rook-band` is held out for the test split."""

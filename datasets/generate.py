@@ -1,0 +1,281 @@
+"""`shanghai data generate`: render N items of one kind, deterministically for a seed.
+
+Kinds (each writes under `<out>/<kind>/`):
+- `scenes`: whole frames (640x480 to 1920x1080, landscape and portrait) with YOLO
+  labels and JSON truth: evaluation, or detector training at full frame;
+- `tiles`: square crops of such frames at native scale (`--tile`, default 416),
+  several per frame, mostly around cards: cheap detector training (DESIGN.md);
+- `crops`: every visible index of each frame, cut out square for the reader, in
+  ultralytics classify folders named by engine card notation;
+- `roundend`: round-end tables from simulated games, with the cards, melds and
+  expected scores of every player in the JSON (the end-to-end test set).
+
+Item `i` is drawn from its own generator seeded by (seed, kind, i) and written under a
+name holding the seed and `i`, so results do not depend on `--workers`, and a
+larger run with the same seed extends a smaller one.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import multiprocessing
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm
+
+from .backgrounds import HELD_OUT_FAMILIES, TRAIN_FAMILIES
+from .crops import CROP_CONTEXT, CROP_SIZE, square_crop
+from .decks import all_looks
+from .labels import CLASS_NAMES, CardLabel, index_box, yolo_lines
+from .sampling import sample_scene
+from .scene import Rendered
+from .splits import SPLITS, split_for_index
+from .writer import (
+    encode_jpeg,
+    labels_json,
+    scene_header,
+    write_crop,
+    write_data_yaml,
+    write_detect_item,
+)
+
+__all__ = ["KINDS", "GenerateConfig", "GenerateSummary", "generate", "item_rng", "make_item"]
+
+KINDS: tuple[str, ...] = ("scenes", "tiles", "crops", "roundend")
+_KIND_CODES = {kind: i + 1 for i, kind in enumerate(KINDS)}
+DETECT_KINDS = ("scenes", "tiles", "roundend")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GenerateConfig:
+    """One generation run. `split=None` assigns splits by item index (80/10/10)."""
+
+    out: Path
+    n: int
+    seed: int
+    kind: str = "scenes"
+    workers: int = 1
+    split: str | None = None
+    cache_dir: Path | None = None
+    tile_size: int = 416
+    tiles_per_scene: int = 3
+    crop_size: int = CROP_SIZE
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown kind {self.kind!r}; choose one of {', '.join(KINDS)}")
+        if self.n < 1:
+            raise ValueError("--n must be at least 1")
+        if self.workers < 1:
+            raise ValueError("--workers must be at least 1")
+        if self.split is not None and self.split not in SPLITS:
+            raise ValueError(f"unknown split {self.split!r}; choose one of {', '.join(SPLITS)}")
+        if not 64 <= self.tile_size <= 2048:
+            raise ValueError("--tile must be between 64 and 2048 pixels")
+        if not 16 <= self.crop_size <= 512:
+            raise ValueError("--crop-size must be between 16 and 512 pixels")
+
+    @property
+    def root(self) -> Path:
+        return self.out / self.kind
+
+
+@dataclass(slots=True)
+class ItemResult:
+    """What one item wrote."""
+
+    split: str
+    images: int = 0
+    crops: int = 0
+    boxes: Counter[str] = field(default_factory=Counter)
+    classes: Counter[str] = field(default_factory=Counter)
+
+
+@dataclass(slots=True)
+class GenerateSummary:
+    """Totals of a run, and its speed in rendered items per second."""
+
+    kind: str
+    items: int
+    seconds: float
+    images: int = 0
+    crops: int = 0
+    per_split: Counter[str] = field(default_factory=Counter)
+    boxes: Counter[str] = field(default_factory=Counter)
+    classes: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def items_per_second(self) -> float:
+        return self.items / self.seconds if self.seconds > 0 else float("inf")
+
+
+def item_rng(seed: int, kind: str, index: int) -> np.random.Generator:
+    """The generator for item `index`: independent of every other item and of workers."""
+    return np.random.default_rng(np.random.SeedSequence([seed, _KIND_CODES[kind], index]))
+
+
+def _count(result: ItemResult, labels: list[CardLabel], lines: list[str]) -> None:
+    for line in lines:
+        result.boxes[CLASS_NAMES[int(line.split()[0])]] += 1
+    for label in labels:
+        for ix in label.indices:
+            if ix.state == "visible":
+                result.classes[str(label.placement.card)] += 1
+
+
+def _detect_item(
+    cfg: GenerateConfig,
+    stem: str,
+    split: str,
+    rendered: Rendered,
+    extra: dict[str, Any] | None = None,
+) -> ItemResult:
+    result = ItemResult(split=split)
+    h, w = rendered.image.shape[:2]
+    labels = rendered.labels()
+    lines = yolo_lines(labels, w, h)
+    meta = {"image": f"{stem}.jpg", "split": split, **scene_header(rendered, width=w, height=h)}
+    meta.update(extra or {})
+    meta["cards"] = labels_json(labels)
+    write_detect_item(cfg.root, split, stem, rendered.jpeg, lines, meta)
+    result.images = 1
+    _count(result, labels, lines)
+    return result
+
+
+def _tile_windows(
+    rng: np.random.Generator, rendered: Rendered, size: int, count: int
+) -> list[tuple[int, int, int, int]]:
+    """Square windows at native scale: most centred near a card, some anywhere."""
+    h, w = rendered.image.shape[:2]
+    side = min(size, w, h)
+    centres = [q.mean(axis=0) for q in rendered.card_quads if q is not None]
+    windows = []
+    for _ in range(count):
+        if centres and rng.random() < 0.8:
+            cx, cy = centres[int(rng.integers(len(centres)))] + rng.normal(0, side / 4, 2)
+        else:
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        x0 = int(np.clip(cx - side / 2, 0, w - side))
+        y0 = int(np.clip(cy - side / 2, 0, h - side))
+        windows.append((x0, y0, x0 + side, y0 + side))
+    return windows
+
+
+def make_item(cfg: GenerateConfig, index: int) -> ItemResult:
+    """Render and write item `index` of the run (called in worker processes)."""
+    rng = item_rng(cfg.seed, cfg.kind, index)
+    split = cfg.split or split_for_index(index)
+    stem = f"{cfg.kind}-s{cfg.seed}-{index:06d}"
+    looks = all_looks(cfg.cache_dir)
+    if cfg.kind == "roundend":
+        from .roundend import render_round_end
+
+        rendered, truth = render_round_end(rng, split, looks)
+        return _detect_item(cfg, stem, split, rendered, {"round": truth})
+    rendered = sample_scene(rng, split, looks)
+    if cfg.kind == "scenes":
+        return _detect_item(cfg, stem, split, rendered)
+    result = ItemResult(split=split)
+    if cfg.kind == "tiles":
+        for k, window in enumerate(
+            _tile_windows(rng, rendered, cfg.tile_size, cfg.tiles_per_scene)
+        ):
+            x0, y0, x1, y1 = window
+            labels = rendered.labels(window)
+            lines = yolo_lines(labels, x1 - x0, y1 - y0)
+            meta = {
+                "image": f"{stem}-{k}.jpg",
+                "split": split,
+                "window": list(window),
+                **scene_header(rendered, width=x1 - x0, height=y1 - y0),
+                "cards": labels_json(labels),
+            }
+            jpeg = encode_jpeg(rendered.image[y0:y1, x0:x1], quality=95)
+            write_detect_item(cfg.root, split, f"{stem}-{k}", jpeg, lines, meta)
+            result.images += 1
+            _count(result, labels, lines)
+        return result
+    # crops: every readable index of the frame, cut out for the reader
+    h, w = rendered.image.shape[:2]
+    k = 0
+    for label in rendered.labels():
+        for ix in label.indices:
+            if ix.state != "visible":
+                continue
+            box = index_box(ix.quad, w, h)
+            crop = square_crop(
+                rendered.image,
+                box,
+                size=cfg.crop_size,
+                context=CROP_CONTEXT * float(rng.uniform(0.88, 1.15)),
+                shift=(float(rng.normal(0, 0.04)), float(rng.normal(0, 0.04))),
+            )
+            name = str(label.placement.card)
+            write_crop(cfg.root, split, name, f"{stem}-{k}", crop)
+            result.crops += 1
+            result.classes[name] += 1
+            k += 1
+    return result
+
+
+def _manifest(cfg: GenerateConfig, summary: GenerateSummary) -> dict[str, Any]:
+    looks = all_looks(cfg.cache_dir)
+    return {
+        "kind": cfg.kind,
+        "seed": cfg.seed,
+        "n": cfg.n,
+        "split": cfg.split or "auto (80/10/10 by index)",
+        "classes": list(CLASS_NAMES) if cfg.kind in DETECT_KINDS else "engine CARD_CLASSES",
+        "looks": [
+            {
+                "name": look.name,
+                "family": look.family.value,
+                "source": look.source,
+                "held_out": look.held_out,
+            }
+            for look in looks
+        ],
+        "backgrounds": {"train": list(TRAIN_FAMILIES), "held_out": list(HELD_OUT_FAMILIES)},
+        "per_split": dict(summary.per_split),
+        "boxes": dict(summary.boxes),
+        "index_classes": dict(sorted(summary.classes.items())),
+        "seconds": round(summary.seconds, 2),
+    }
+
+
+def generate(cfg: GenerateConfig, *, progress: bool = True) -> GenerateSummary:
+    """Run `cfg`; returns totals. Files already there with the same names are replaced."""
+    if cfg.kind in DETECT_KINDS:
+        write_data_yaml(cfg.root)
+    cfg.root.mkdir(parents=True, exist_ok=True)
+    work = functools.partial(make_item, cfg)
+    start = time.perf_counter()
+    summary = GenerateSummary(kind=cfg.kind, items=cfg.n, seconds=0.0)
+    bar = tqdm(total=cfg.n, desc=f"{cfg.kind}", unit="item", disable=not progress)
+    if cfg.workers == 1:
+        results = map(work, range(cfg.n))
+        _collect(summary, results, bar)
+    else:
+        with multiprocessing.Pool(cfg.workers) as pool:
+            _collect(summary, pool.imap_unordered(work, range(cfg.n), chunksize=2), bar)
+    bar.close()
+    summary.seconds = time.perf_counter() - start
+    (cfg.root / "manifest.json").write_text(json.dumps(_manifest(cfg, summary), indent=1))
+    return summary
+
+
+def _collect(summary: GenerateSummary, results: Any, bar: tqdm) -> None:  # type: ignore[type-arg]
+    for result in results:
+        summary.images += result.images
+        summary.crops += result.crops
+        summary.per_split[result.split] += max(result.images, result.crops)
+        summary.boxes.update(result.boxes)
+        summary.classes.update(result.classes)
+        bar.update(1)

@@ -1,0 +1,197 @@
+"""Training the card locator and reader with ultralytics, and exporting them to ONNX.
+
+This module is the only place that imports ultralytics/PyTorch (the optional `train`
+extra), and it does so inside functions, so the rest of the project imports cleanly
+without them. Everything runs offline: models are built from ultralytics' packaged
+YOLO11 architecture with our own scale (width/depth), never from downloaded weights,
+and `plots=False` keeps ultralytics from fetching fonts.
+
+Why narrower than YOLO11n: the locator has two classes (`card`, `index`) of simple
+shapes, and training costs scale with width; see models/MODEL_CARD.md for the
+measurements behind the chosen scale.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "DetectorConfig",
+    "ReaderConfig",
+    "export_onnx",
+    "model_yaml",
+    "train_detector",
+    "train_reader",
+]
+
+
+@dataclass(frozen=True, kw_only=True)
+class DetectorConfig:
+    data: Path
+    """ultralytics `data.yaml` of the detect dataset (classes `card`, `index`)."""
+    out: Path = Path("runs")
+    name: str = "detector"
+    imgsz: int = 416
+    epochs: int = 30
+    batch: int = 16
+    width: float = 0.125
+    depth: float = 0.33
+    workers: int = 2
+    seed: int = 0
+    device: str = "cpu"
+    fraction: float = 1.0
+    patience: int = 100
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReaderConfig:
+    data: Path
+    """Folder with `train/<class>/*.png` and `val/<class>/*.png` index crops."""
+    out: Path = Path("runs")
+    name: str = "reader"
+    imgsz: int = 64
+    epochs: int = 10
+    batch: int = 64
+    width: float = 0.25
+    depth: float = 0.5
+    workers: int = 2
+    seed: int = 0
+    device: str = "cpu"
+    fraction: float = 1.0
+    patience: int = 100
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def model_yaml(task: str, *, nc: int, width: float, depth: float, folder: Path) -> Path:
+    """Write a YOLO11 architecture with our scale into `folder` and return its path.
+
+    The layer list comes from the installed ultralytics package; only the scale is
+    ours. The file name ends in `yolo11n` so ultralytics picks the single scale `n`.
+    """
+    from ultralytics.nn.tasks import yaml_model_load
+    from ultralytics.utils import YAML
+
+    base = "yolo11n-cls.yaml" if task == "classify" else "yolo11n.yaml"
+    cfg = yaml_model_load(base)
+    for key in ("scale", "yaml_file"):
+        cfg.pop(key, None)
+    max_channels = 1024
+    cfg["scales"] = {"n": [depth, width, max_channels]}
+    cfg["nc"] = nc
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"cards-{task}-w{width:g}-d{depth:g}-yolo11n.yaml"
+    YAML.save(path, cfg)
+    return path
+
+
+def _run_dir(out: Path, name: str) -> Path:
+    return (out / name).resolve()
+
+
+def _resume_or_new(run: Path, cfg_path: Path, task: str, resume: bool) -> tuple[Any, bool]:
+    from ultralytics import YOLO
+
+    last = run / "weights" / "last.pt"
+    if resume and last.is_file():
+        return YOLO(str(last), task=task), True
+    return YOLO(str(cfg_path), task=task), False
+
+
+def _common_args(config: DetectorConfig | ReaderConfig) -> dict[str, Any]:
+    return {
+        "epochs": config.epochs,
+        "imgsz": config.imgsz,
+        "batch": config.batch,
+        "workers": config.workers,
+        "seed": config.seed,
+        "deterministic": True,
+        "device": config.device,
+        "project": str(config.out.resolve()),
+        "name": config.name,
+        "exist_ok": True,
+        "plots": False,
+        "pretrained": False,
+        "amp": False,
+        "fraction": config.fraction,
+        "patience": config.patience,
+        "verbose": False,
+    }
+
+
+def train_detector(config: DetectorConfig, *, resume: bool = False) -> Path:
+    """Train (or resume) the locator; returns the path of `best.pt`."""
+    if not config.data.is_file():
+        raise FileNotFoundError(f"{config.data}: no such data.yaml (generate data first)")
+    run = _run_dir(config.out, config.name)
+    cfg_path = model_yaml("detect", nc=2, width=config.width, depth=config.depth, folder=run)
+    model, resuming = _resume_or_new(run, cfg_path, "detect", resume)
+    started = time.time()
+    if resuming:
+        model.train(resume=True)
+    else:
+        model.train(
+            data=str(config.data.resolve()),
+            mosaic=0.5,
+            degrees=0.0,
+            fliplr=0.0,
+            close_mosaic=2,
+            **_common_args(config),
+            **config.extra,
+        )
+    _write_log(run, "detector", config, started)
+    return run / "weights" / "best.pt"
+
+
+def train_reader(config: ReaderConfig, *, resume: bool = False) -> Path:
+    """Train (or resume) the index reader; returns the path of `best.pt`.
+
+    Flips would turn a 6 into a mirrored glyph and colours carry the suit and the Rook
+    colour, so those augmentations are off; rotation is in the data already.
+    """
+    train_dir = config.data / "train"
+    if not train_dir.is_dir():
+        raise FileNotFoundError(f"{train_dir}: no such folder (generate reader crops first)")
+    nc = sum(1 for p in train_dir.iterdir() if p.is_dir())
+    run = _run_dir(config.out, config.name)
+    cfg_path = model_yaml("classify", nc=nc, width=config.width, depth=config.depth, folder=run)
+    model, resuming = _resume_or_new(run, cfg_path, "classify", resume)
+    started = time.time()
+    if resuming:
+        model.train(resume=True)
+    else:
+        model.train(
+            data=str(config.data.resolve()),
+            fliplr=0.0,
+            hsv_h=0.0,
+            hsv_s=0.2,
+            hsv_v=0.3,
+            erasing=0.1,
+            auto_augment=None,
+            **_common_args(config),
+            **config.extra,
+        )
+    _write_log(run, "reader", config, started)
+    return run / "weights" / "best.pt"
+
+
+def _write_log(run: Path, what: str, config: DetectorConfig | ReaderConfig, started: float) -> None:
+    record = {k: str(v) if isinstance(v, Path) else v for k, v in asdict(config).items()}
+    record["seconds"] = round(time.time() - started, 1)
+    (run / f"{what}-training.json").write_text(json.dumps(record, indent=2))
+
+
+def export_onnx(weights: Path, *, imgsz: int, dynamic: bool, to: Path) -> Path:
+    """Export `weights` to ONNX (opset chosen by ultralytics) and copy it to `to`."""
+    from ultralytics import YOLO
+
+    model = YOLO(str(weights))
+    exported = Path(model.export(format="onnx", imgsz=imgsz, dynamic=dynamic, simplify=True))
+    to.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(exported, to)
+    return to

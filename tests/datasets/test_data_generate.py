@@ -1,0 +1,150 @@
+"""The generator as a tool: deterministic for a seed, splits keep held-out looks and
+tables for test, files in the formats ultralytics reads, and the CLI's contract."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from shanghai.cli.main import main
+from shanghai.datasets.backgrounds import HELD_OUT_FAMILIES
+from shanghai.datasets.decks import code_looks
+from shanghai.datasets.generate import GenerateConfig, generate
+from shanghai.datasets.splits import choose_background, choose_looks
+from shanghai.engine.cards import CARD_CLASSES, DeckFamily
+
+HELD_OUT_LOOKS = {look.name for look in code_looks() if look.held_out}
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.name != "manifest.json"
+    }
+
+
+def _run(
+    out: Path, kind: str, n: int, seed: int, workers: int = 1, split: str | None = None
+) -> Path:
+    cfg = GenerateConfig(out=out, n=n, seed=seed, kind=kind, workers=workers, split=split)
+    generate(cfg, progress=False)
+    return cfg.root
+
+
+def test_same_seed_same_bytes_whatever_the_workers(tmp_path: Path) -> None:
+    one = _files(_run(tmp_path / "a", "scenes", 3, seed=11))
+    two = _files(_run(tmp_path / "b", "scenes", 3, seed=11, workers=2))
+    assert len(one) == 3 * 3 + 1  # image, labels, meta per scene + data.yaml
+    assert one == two
+
+
+def test_different_seeds_give_different_scenes(tmp_path: Path) -> None:
+    a = _files(_run(tmp_path / "a", "scenes", 2, seed=1))
+    b = _files(_run(tmp_path / "b", "scenes", 2, seed=2))
+    images_a = sorted(v for k, v in a.items() if k.endswith(".jpg"))
+    images_b = sorted(v for k, v in b.items() if k.endswith(".jpg"))
+    assert images_a and not set(images_a) & set(images_b)
+
+
+def test_scene_files_are_valid_yolo_and_match_their_json(tmp_path: Path) -> None:
+    root = _run(tmp_path, "scenes", 4, seed=5)
+    yaml = (root / "data.yaml").read_text()
+    assert "train: train/images" in yaml and "0: card" in yaml and "1: index" in yaml
+    for meta_path in root.rglob("meta/*.json"):
+        meta = json.loads(meta_path.read_text())
+        split = meta_path.parent.parent.name
+        image = cv2.imread(str(root / split / "images" / meta["image"]))
+        assert image.shape[:2] == (meta["height"], meta["width"])
+        lines = (
+            (root / split / "labels" / meta_path.with_suffix(".txt").name).read_text().split("\n")
+        )
+        boxes = [line.split() for line in lines if line]
+        for cls, *xywh in boxes:
+            assert cls in ("0", "1")
+            assert all(0.0 <= float(v) <= 1.0 for v in xywh)
+        visible = sum(ix["state"] == "visible" for c in meta["cards"] for ix in c["indices"])
+        cards = sum(c["box_xyxy"] is not None for c in meta["cards"])
+        assert Counter(cls for cls, *_ in boxes) == Counter({"1": visible, "0": cards}) - Counter()
+        for card in meta["cards"]:
+            assert card["card"] in CARD_CLASSES
+            if not card["face_up"]:
+                assert card["box_xyxy"] is None and card["indices"] == []
+
+
+def test_crops_land_in_engine_class_folders(tmp_path: Path) -> None:
+    root = _run(tmp_path, "crops", 3, seed=3, split="train")
+    crops = list(root.rglob("*.png"))
+    assert len(crops) >= 5
+    for crop in crops:
+        assert crop.parent.name in CARD_CLASSES
+        assert crop.parent.parent.name == "train"
+        assert cv2.imread(str(crop)).shape == (64, 64, 3)
+
+
+def test_tiles_are_square_windows_with_their_own_labels(tmp_path: Path) -> None:
+    root = _run(tmp_path, "tiles", 2, seed=4, split="val")
+    images = list((root / "val" / "images").glob("*.jpg"))
+    assert len(images) == 6
+    for image in images:
+        h, w = cv2.imread(str(image)).shape[:2]
+        assert h == w <= 416
+
+
+@pytest.mark.parametrize("family", list(DeckFamily))
+def test_only_the_test_split_sees_held_out_looks_and_tables(family: DeckFamily) -> None:
+    rng = np.random.default_rng(0)
+    looks = code_looks()
+    for split in ("train", "val"):
+        for _ in range(200):
+            assert not any(look.held_out for look in choose_looks(rng, split, family, looks))
+            assert choose_background(rng, split) not in HELD_OUT_FAMILIES
+    test_looks = [look for _ in range(200) for look in choose_looks(rng, "test", family, looks)]
+    test_tables = [choose_background(rng, "test") for _ in range(200)]
+    assert sum(look.held_out for look in test_looks) > 40
+    assert 40 < sum(table in HELD_OUT_FAMILIES for table in test_tables) < 160
+
+
+def test_generated_splits_keep_held_out_looks_out_of_train(tmp_path: Path) -> None:
+    root = _run(tmp_path, "scenes", 6, seed=9, split="test")
+    _run(tmp_path, "scenes", 6, seed=9, split="train")
+    seen: dict[str, set[str]] = {"train": set(), "test": set()}
+    for meta_path in root.rglob("meta/*.json"):
+        meta = json.loads(meta_path.read_text())
+        seen[meta["split"]].update(meta["looks"])
+        seen[meta["split"]].add(meta["background"])
+    assert not seen["train"] & (HELD_OUT_LOOKS | set(HELD_OUT_FAMILIES))
+    assert seen["test"] & (HELD_OUT_LOOKS | set(HELD_OUT_FAMILIES))
+
+
+def test_cli_generate_and_preview(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "data"
+    assert main(["data", "generate", "--out", str(out), "--n", "2", "--seed", "1", "--quiet"]) == 0
+    assert "scenes/s" in capsys.readouterr().out
+    assert len(list((out / "scenes").rglob("*.jpg"))) == 2
+    sheet = tmp_path / "sheet.png"
+    assert main(["data", "preview", "--out", str(sheet), "--seed", "1", "--count", "2"]) == 0
+    assert cv2.imread(str(sheet)).shape[1] > 500
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["data", "generate", "--out", "x", "--n", "0", "--seed", "1"],
+        ["data", "generate", "--out", "x", "--n", "2", "--seed", "1", "--kind", "nope"],
+        ["data", "generate", "--out", "x", "--n", "2", "--seed", "1", "--workers", "0"],
+        ["data", "preview", "--out", "sheet.jpg", "--seed", "1"],
+        ["data", "generate", "--out", "x", "--n", "2", "--seed", "1", "--cache", "/nonexistent"],
+    ],
+)
+def test_cli_bad_input_exits_2_with_one_line(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("shanghai") and "\n" not in err

@@ -1,0 +1,186 @@
+"""Running exported YOLO models with ONNX Runtime, without PyTorch or ultralytics.
+
+Preprocessing and decoding follow ultralytics 8.4 so results match its `predict`:
+- detect: letterbox to the model's square input (resize keeping the aspect ratio,
+  pad with grey 114 centred, `round(d - 0.1)` / `round(d + 0.1)` split), BGR->RGB,
+  /255, NCHW; the output (1, 4 + nc, anchors) holds centre-xywh and class scores;
+  confidence filter, class-aware NMS (boxes offset by class x 7680), boxes mapped back
+  through the letterbox and clipped.
+- classify: RGB, resize the shortest side to the model size (PIL bilinear, as
+  torchvision does for PIL images), centre crop, /255; the output is probabilities.
+
+Class names, input size and task come from the metadata ultralytics writes into the
+ONNX file, so the files carry their own class lists.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import onnxruntime as ort
+from PIL import Image
+
+from .detections import Detections
+
+__all__ = ["Letterbox", "OnnxClassifier", "OnnxDetector", "letterbox", "nms"]
+
+Frame = npt.NDArray[np.uint8]
+MAX_WH = 7680.0
+
+
+@dataclass(frozen=True, slots=True)
+class Letterbox:
+    """How a frame was fitted into the model input: scale, then offset (left, top)."""
+
+    gain: float
+    left: int
+    top: int
+
+
+def letterbox(image: Frame, size: tuple[int, int], pad_value: int = 114) -> tuple[Frame, Letterbox]:
+    """Resize keeping the aspect ratio and pad to `size` (height, width), centred."""
+    h, w = image.shape[:2]
+    gain = min(size[0] / h, size[1] / w)
+    new_w, new_h = max(round(w * gain), 1), max(round(h * gain), 1)
+    dw, dh = (size[1] - new_w) / 2, (size[0] - new_h) / 2
+    if (w, h) != (new_w, new_h):
+        image = cv2.resize(image, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
+    top, bottom = round(dh - 0.1), round(dh + 0.1)
+    left, right = round(dw - 0.1), round(dw + 0.1)
+    padded = cv2.copyMakeBorder(
+        image, top, bottom, left, right, cv2.BORDER_CONSTANT, value=(pad_value,) * 3
+    )
+    return padded, Letterbox(gain, left, top)
+
+
+def nms(
+    boxes: npt.NDArray[np.float32], scores: npt.NDArray[np.float32], iou: float
+) -> npt.NDArray[np.int64]:
+    """Greedy non-maximum suppression; returns kept indices by descending score."""
+    order = np.argsort(-scores, kind="stable")
+    x1, y1, x2, y2 = boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3]
+    areas = (x2 - x1).clip(0) * (y2 - y1).clip(0)
+    keep: list[int] = []
+    while order.size:
+        i = int(order[0])
+        keep.append(i)
+        rest = order[1:]
+        xx1 = np.maximum(x1[i], x1[rest])
+        yy1 = np.maximum(y1[i], y1[rest])
+        xx2 = np.minimum(x2[i], x2[rest])
+        yy2 = np.minimum(y2[i], y2[rest])
+        inter = (xx2 - xx1).clip(0) * (yy2 - yy1).clip(0)
+        overlap = inter / (areas[i] + areas[rest] - inter + 1e-9)
+        order = rest[overlap <= iou]
+    return np.asarray(keep, dtype=np.int64)
+
+
+def _session(path: Path, threads: int | None) -> ort.InferenceSession:
+    if not path.is_file():
+        raise FileNotFoundError(f"model file {path} not found")
+    options = ort.SessionOptions()
+    if threads:
+        options.intra_op_num_threads = threads
+    options.log_severity_level = 3
+    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
+def _metadata(session: ort.InferenceSession) -> dict[str, str]:
+    return dict(session.get_modelmeta().custom_metadata_map)
+
+
+def _names(meta: dict[str, str]) -> tuple[str, ...]:
+    raw = ast.literal_eval(meta.get("names", "{}"))
+    return tuple(str(raw[i]) for i in sorted(raw))
+
+
+class OnnxDetector:
+    """A YOLO detect model exported to ONNX (static input size)."""
+
+    def __init__(self, path: str | Path, *, threads: int | None = None) -> None:
+        self.session = _session(Path(path), threads)
+        meta = _metadata(self.session)
+        self.names = _names(meta)
+        shape = self.session.get_inputs()[0].shape
+        self.input_size = (int(shape[2]), int(shape[3]))
+        self.input_name = self.session.get_inputs()[0].name
+
+    def __call__(
+        self, image: Frame, *, conf: float = 0.25, iou: float = 0.7, max_det: int = 300
+    ) -> Detections:
+        padded, box = letterbox(image, self.input_size)
+        blob = cv2.dnn.blobFromImage(padded, 1 / 255.0, swapRB=True)
+        (output,) = self.session.run(None, {self.input_name: blob})
+        return self.decode(output[0], box, image.shape[:2], conf=conf, iou=iou, max_det=max_det)
+
+    def decode(
+        self,
+        output: npt.NDArray[np.float32],
+        box: Letterbox,
+        frame_shape: tuple[int, ...],
+        *,
+        conf: float,
+        iou: float,
+        max_det: int,
+    ) -> Detections:
+        """(4 + nc, anchors) raw output -> detections in frame pixels."""
+        scores_all = output[4:].T
+        class_id = scores_all.argmax(1)
+        scores = scores_all[np.arange(len(class_id)), class_id]
+        keep = scores > conf
+        xywh, scores, class_id = output[:4].T[keep], scores[keep], class_id[keep]
+        xyxy = np.concatenate([xywh[:, :2] - xywh[:, 2:] / 2, xywh[:, :2] + xywh[:, 2:] / 2], 1)
+        if len(xyxy) > 30000:
+            top = np.argsort(-scores)[:30000]
+            xyxy, scores, class_id = xyxy[top], scores[top], class_id[top]
+        kept = nms(xyxy + class_id[:, None] * MAX_WH, scores, iou)[:max_det]
+        xyxy, scores, class_id = xyxy[kept], scores[kept], class_id[kept]
+        xyxy = (xyxy - [box.left, box.top, box.left, box.top]) / box.gain
+        h, w = frame_shape[:2]
+        xyxy[:, [0, 2]] = xyxy[:, [0, 2]].clip(0, w)
+        xyxy[:, [1, 3]] = xyxy[:, [1, 3]].clip(0, h)
+        return Detections(xyxy.astype(np.float32), scores, class_id.astype(np.int64), self.names)
+
+
+class OnnxClassifier:
+    """A YOLO classify model exported to ONNX (dynamic batch preferred)."""
+
+    def __init__(self, path: str | Path, *, threads: int | None = None) -> None:
+        self.session = _session(Path(path), threads)
+        self.names = _names(_metadata(self.session))
+        shape = self.session.get_inputs()[0].shape
+        self.size = int(shape[2])
+        batch = shape[0]
+        self.max_batch = batch if isinstance(batch, int) and batch > 0 else 256
+        self.input_name = self.session.get_inputs()[0].name
+
+    def preprocess(self, crop: Frame) -> npt.NDArray[np.float32]:
+        rgb = Image.fromarray(cv2.cvtColor(crop, cv2.COLOR_BGR2RGB))
+        w, h = rgb.size
+        scale = self.size / min(w, h)
+        new = (max(self.size, round(w * scale)), max(self.size, round(h * scale)))
+        rgb = rgb.resize(new, Image.Resampling.BILINEAR)
+        left, top = round((new[0] - self.size) / 2), round((new[1] - self.size) / 2)
+        rgb = rgb.crop((left, top, left + self.size, top + self.size))
+        return np.asarray(rgb, dtype=np.float32).transpose(2, 0, 1) / 255.0
+
+    def __call__(self, crops: list[Frame]) -> npt.NDArray[np.float32]:
+        """(N, classes) probabilities for N BGR crops."""
+        if not crops:
+            return np.zeros((0, len(self.names)), np.float32)
+        out = []
+        for start in range(0, len(crops), self.max_batch):
+            chunk = crops[start : start + self.max_batch]
+            blob = np.stack([self.preprocess(c) for c in chunk])
+            if self.max_batch != 256 and len(chunk) < self.max_batch:  # static batch: pad
+                blob = np.concatenate(
+                    [blob, np.zeros((self.max_batch - len(chunk), *blob.shape[1:]), np.float32)]
+                )
+            (probs,) = self.session.run(None, {self.input_name: blob})
+            out.append(probs[: len(chunk)])
+        return np.concatenate(out).astype(np.float32)
