@@ -27,9 +27,9 @@ install: $(STAMP)
 system-deps:
 	bash tools/system-deps.sh
 
-# Until the server exists the main job is the CLI: it lists the variants.
+# The main job: the table companion on http://127.0.0.1:8000/ (SQLite in ~/.local/share/shanghai/).
 serve: $(STAMP_RUN)
-	$(BIN)/shanghai variants
+	$(BIN)/shanghai serve
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

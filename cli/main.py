@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from shanghai.engine.errors import ShanghaiError
 
-from . import data_commands, engine_commands
+from . import data_commands, engine_commands, serve_command, train_commands
 from .errors import UsageError
 
 EXIT_BAD_INPUT = 2
@@ -30,6 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     engine_commands.register(sub)
     data_commands.register(sub)
+    serve_command.register(sub)
+    train_commands.register(sub)
     return parser
 
 

@@ -152,9 +152,12 @@ class OnnxClassifier:
 
     def __init__(self, path: str | Path, *, threads: int | None = None) -> None:
         self.session = _session(Path(path), threads)
-        self.names = _names(_metadata(self.session))
+        meta = _metadata(self.session)
+        self.names = _names(meta)
         shape = self.session.get_inputs()[0].shape
-        self.size = int(shape[2])
+        # A dynamic export names its axes; the trained size is in the metadata then.
+        size = shape[2] if isinstance(shape[2], int) else ast.literal_eval(meta["imgsz"])[0]
+        self.size = int(size)
         batch = shape[0]
         self.max_batch = batch if isinstance(batch, int) and batch > 0 else 256
         self.input_name = self.session.get_inputs()[0].name

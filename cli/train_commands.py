@@ -1,0 +1,133 @@
+"""`shanghai train ...`: from generated data to the shipped ONNX models.
+
+    shanghai data generate --out data/train --kind tiles --n 4000 --seed 1
+    shanghai data generate --out data/train --kind crops --n 12000 --seed 2
+    shanghai train all --data data/train --to models
+
+`train all` trains the locator on `<data>/tiles/data.yaml` and the reader on
+`<data>/crops/`, exports both to ONNX and copies the `.pt` and `.onnx` files into
+`--to`. Runs live under `--runs` and resume from their last epoch with `--resume`.
+Needs the `train` extra (ultralytics, PyTorch).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+from .errors import UsageError
+
+DETECTOR_FILE = "cards-detector"
+READER_FILE = "cards-reader"
+
+
+def register(sub: Any) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "train", help="train the card locator and reader (needs the `train` extra)"
+    )
+    group = parser.add_subparsers(dest="train_command", required=True)
+    for name, help_text in (
+        ("detector", "train the locator (cards and index corners)"),
+        ("reader", "train the index reader (card identity)"),
+        ("all", "train both and ship them as ONNX"),
+    ):
+        p = group.add_parser(name, help=help_text)
+        p.add_argument("--data", type=Path, required=True, help="folder made by `data generate`")
+        p.add_argument("--runs", type=Path, default=Path("runs"), help="training runs folder")
+        p.add_argument("--resume", action="store_true", help="continue from the last epoch")
+        p.add_argument("--device", default="cpu", help="'cpu' or a CUDA device such as 0")
+        p.add_argument("--workers", type=int, default=2, help="data-loader processes")
+        p.add_argument("--fraction", type=float, default=1.0, help="share of training data")
+        if name in ("detector", "all"):
+            p.add_argument("--det-imgsz", type=int, default=416)
+            p.add_argument("--det-epochs", type=int, default=30)
+            p.add_argument("--det-batch", type=int, default=16)
+            p.add_argument("--det-width", type=float, default=0.125)
+        if name in ("reader", "all"):
+            p.add_argument("--read-imgsz", type=int, default=64)
+            p.add_argument("--read-epochs", type=int, default=10)
+            p.add_argument("--read-batch", type=int, default=64)
+        if name == "all":
+            p.add_argument("--to", type=Path, default=Path("models"), help="where to ship")
+        p.set_defaults(func=cmd_train)
+
+
+def _ultralytics_or_fail() -> None:
+    try:
+        import ultralytics  # noqa: F401
+    except ImportError:
+        raise UsageError("training needs the `train` extra: pip install -e '.[train]'") from None
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    _ultralytics_or_fail()
+    from shanghai.datasets.training import (
+        DetectorConfig,
+        ReaderConfig,
+        export_onnx,
+        train_detector,
+        train_reader,
+    )
+
+    data: Path = args.data
+    if not data.is_dir():
+        raise UsageError(f"{data}: no such folder (run `shanghai data generate` first)")
+    common = {
+        "out": args.runs,
+        "device": args.device,
+        "workers": args.workers,
+        "fraction": args.fraction,
+    }
+    detector = reader = None
+    if args.train_command in ("detector", "all"):
+        data_yaml = data / "tiles" / "data.yaml"
+        if not data_yaml.is_file():
+            raise UsageError(f"{data_yaml}: missing (generate with --kind tiles)")
+        detector = train_detector(
+            DetectorConfig(
+                data=data_yaml,
+                imgsz=args.det_imgsz,
+                epochs=args.det_epochs,
+                batch=args.det_batch,
+                width=args.det_width,
+                **common,
+            ),
+            resume=args.resume,
+        )
+    if args.train_command in ("reader", "all"):
+        crops = data / "crops"
+        if not (crops / "train").is_dir() or not (crops / "val").is_dir():
+            raise UsageError(f"{crops}: needs train/ and val/ (generate with --kind crops)")
+        reader = train_reader(
+            ReaderConfig(
+                data=crops,
+                imgsz=args.read_imgsz,
+                epochs=args.read_epochs,
+                batch=args.read_batch,
+                **common,
+            ),
+            resume=args.resume,
+        )
+    if args.train_command == "all":
+        assert detector is not None and reader is not None
+        to: Path = args.to
+        to.mkdir(parents=True, exist_ok=True)
+        export_onnx(detector, imgsz=args.det_imgsz, dynamic=False, to=to / f"{DETECTOR_FILE}.onnx")
+        export_onnx(reader, imgsz=args.read_imgsz, dynamic=True, to=to / f"{READER_FILE}.onnx")
+        shutil.copyfile(detector, to / f"{DETECTOR_FILE}.pt")
+        shutil.copyfile(reader, to / f"{READER_FILE}.pt")
+        (to / "training.json").write_text(
+            json.dumps(
+                {
+                    "data": str(data),
+                    "detector": {"imgsz": args.det_imgsz, "epochs": args.det_epochs},
+                    "reader": {"imgsz": args.read_imgsz, "epochs": args.read_epochs},
+                },
+                indent=2,
+            )
+        )
+        print(f"shipped {DETECTOR_FILE}.onnx and {READER_FILE}.onnx to {to}")
+    return 0

@@ -1,0 +1,75 @@
+"""The printable score sheet: one HTML page with print CSS, pre-filled with the
+variant's contract for every round, the players' columns and the totals so far."""
+
+from __future__ import annotations
+
+from html import escape
+
+from .schemas import SheetPublic
+
+__all__ = ["printable_sheet"]
+
+_CSS = """
+body { font-family: system-ui, sans-serif; margin: 1.5rem; color: #111; }
+h1 { font-size: 1.4rem; margin: 0 0 .2rem; }
+p.meta { margin: 0 0 1rem; color: #444; }
+table { border-collapse: collapse; width: 100%; }
+th, td { border: 1px solid #333; padding: .35rem .4rem; text-align: center; }
+th.contract, td.contract { text-align: left; width: 28%; }
+td.total { font-weight: bold; background: #f2f2f2; }
+td.blank { height: 1.6rem; }
+tfoot td { font-weight: bold; }
+.no-print { margin-top: 1rem; }
+@media print {
+  body { margin: 0; }
+  .no-print { display: none; }
+  @page { size: landscape; margin: 12mm; }
+}
+"""
+
+
+def printable_sheet(sheet: SheetPublic) -> str:
+    players = sheet.players
+    head = "".join(f'<th colspan="2">{escape(p)}</th>' for p in players)
+    sub = "".join("<th>points</th><th>total</th>" for _ in players)
+    rows = []
+    for rnd in sheet.rounds:
+        cells = []
+        for seat in range(len(players)):
+            points = rnd.points[seat]
+            total = rnd.totals[seat] if rnd.totals else None
+            cells.append(
+                f'<td class="blank">{"" if points is None else points}</td>'
+                f'<td class="total">{"" if total is None else total}</td>'
+            )
+        contract = escape(rnd.contract or "any melds")
+        rows.append(
+            f'<tr><td>{rnd.number}</td><td class="contract">{contract}'
+            f" <small>({rnd.cards_dealt} cards)</small></td>{''.join(cells)}</tr>"
+        )
+    totals = "".join(f'<td colspan="2">{t}</td>' for t in sheet.totals)
+    if sheet.winners:
+        result = "Winner: " + ", ".join(escape(w) for w in sheet.winners)
+    elif sheet.leaders and any(sheet.totals):
+        result = "Leading: " + ", ".join(escape(w) for w in sheet.leaders)
+    else:
+        result = ""
+    target = f" · played to {sheet.target_score}" if sheet.target_score else ""
+    title = escape(sheet.name or f"Game {sheet.game_id}")
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title} — score sheet</title><style>{_CSS}</style></head>
+<body>
+<h1>{title} — {escape(sheet.variant_title)}</h1>
+<p class="meta">Lowest total wins{target}. {result}</p>
+<table id="print-sheet">
+<thead><tr><th rowspan="2">Round</th><th rowspan="2" class="contract">Contract</th>{head}</tr>
+<tr>{sub}</tr></thead>
+<tbody>{"".join(rows)}</tbody>
+<tfoot><tr><td colspan="2">Total</td>{totals}</tr></tfoot>
+</table>
+<p class="no-print"><button onclick="window.print()">Print</button>
+<a href="/#/games/{sheet.game_id}/sheet">Back to the score sheet</a></p>
+</body></html>
+"""

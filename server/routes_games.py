@@ -1,0 +1,91 @@
+"""`/api/games`: create a game (variant snapshot, players in seat order), read it, list."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, status
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from shanghai.engine import GameRecord, ShanghaiError, score_hand
+
+from .deps import SessionDep, SettingsDep, StateDep, load_state
+from .models import Game, Player
+from .rules import ApiError, parse_hand, variant_from_toml, variant_snapshot
+from .schemas import (
+    GameCreate,
+    GamePublic,
+    GameSummary,
+    PointsPublic,
+    PointsRequest,
+    error_responses,
+)
+from .views import game_public, game_summary
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+NOT_FOUND = error_responses(404)
+
+
+@router.post(
+    "",
+    response_model=GamePublic,
+    status_code=status.HTTP_201_CREATED,
+    responses=error_responses(422),
+)
+def create_game(body: GameCreate, session: SessionDep, settings: SettingsDep) -> GamePublic:
+    if body.variant_toml is not None:
+        try:
+            variant = variant_from_toml(body.variant_toml)
+        except ShanghaiError as exc:
+            raise ApiError(422, f"house-rule file: {exc}") from None
+        text, origin = body.variant_toml, "uploaded"
+    else:
+        assert body.variant is not None
+        variant, text, origin = variant_snapshot(body.variant, settings.variant_search_dirs)
+    if body.target_score is not None and variant.target_score is None:
+        raise ApiError(
+            422, f"{variant.title} is played over a fixed number of rounds: no target score"
+        )
+    try:
+        GameRecord(variant=variant, players=tuple(body.players), target_score=body.target_score)
+    except ShanghaiError as exc:
+        raise ApiError(422, str(exc)) from None
+    game = Game(
+        name=body.name.strip(),
+        variant_name=variant.name,
+        variant_title=variant.title,
+        variant_origin=origin,
+        variant_toml=text,
+        target_score=body.target_score or variant.target_score,
+        players=[Player(seat=seat, name=name) for seat, name in enumerate(body.players)],
+    )
+    session.add(game)
+    session.commit()
+    return game_public(load_state(session, game))
+
+
+@router.get("", response_model=list[GameSummary])
+def read_games(session: SessionDep) -> list[GameSummary]:
+    """Every game, newest first."""
+    games = session.scalars(
+        select(Game).options(selectinload(Game.players)).order_by(Game.id.desc())
+    ).all()
+    return [game_summary(load_state(session, g)) for g in games]
+
+
+@router.get("/{game_id}", response_model=GamePublic, responses=NOT_FOUND)
+def read_game(state: StateDep) -> GamePublic:
+    return game_public(state)
+
+
+@router.post(
+    "/{game_id}/points",
+    response_model=PointsPublic,
+    responses=error_responses(404, 422),
+)
+def count_points(body: PointsRequest, state: StateDep) -> PointsPublic:
+    """What a hand would score in this game (nothing is stored)."""
+    cards = parse_hand(body.cards, state.rules)
+    hand = score_hand(cards, state.rules)
+    return PointsPublic(
+        cards=[str(c) for c in cards], per_card=list(hand.per_card), points=hand.points
+    )

@@ -1,0 +1,171 @@
+"""`/api/games/{id}/rounds/{n}`: a round's contract, buys and hands; score a hand (by
+text, or confirming a scan with corrections) and correct a stored one."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated
+
+from fastapi import APIRouter, Path, status
+from sqlalchemy import func, select
+
+from shanghai.engine import Card, ShanghaiError, format_cards, score_round
+
+from .deps import SessionDep, StateDep
+from .models import Buy, Hand, Player, Scan
+from .rules import ApiError, GameState, card_diff, parse_hand
+from .schemas import HandCreate, HandPublic, HandUpdate, RoundPublic, error_responses
+from .views import hand_public, player_buys, proposed_cards, round_info
+
+router = APIRouter(prefix="/api/games/{game_id}/rounds", tags=["rounds"])
+RoundNumber = Annotated[int, Path(description="round (deal) number, from 1")]
+ERRORS = error_responses(404, 409, 422)
+
+
+def _player(state: GameState, seat: int) -> Player:
+    for player in state.game.players:
+        if player.seat == seat:
+            return player
+    raise ApiError(
+        404, f"no player in seat {seat}: this game has seats 0-{len(state.game.players) - 1}"
+    )
+
+
+def _in_range(state: GameState, number: int) -> None:
+    variant = state.variant
+    if number < 1 or (not variant.repeat_rounds and number > len(variant.rounds)):
+        raise ApiError(
+            422,
+            f"round {number} is out of range: {variant.title} has rounds 1-{len(variant.rounds)}",
+        )
+
+
+def buys_used(session: SessionDep, game_id: int, number: int) -> dict[int, int]:
+    rows = session.execute(
+        select(Buy.player_id, func.count(Buy.id))
+        .where(Buy.game_id == game_id, Buy.round_number == number)
+        .group_by(Buy.player_id)
+    ).all()
+    return {player_id: count for player_id, count in rows}
+
+
+@router.get("/{number}", response_model=RoundPublic, responses=ERRORS)
+def read_round(number: RoundNumber, state: StateDep, session: SessionDep) -> RoundPublic:
+    _in_range(state, number)
+    info = round_info(state, number)
+    hands = state.hands_in(number)
+    return RoundPublic(
+        number=number,
+        contract=info.contract,
+        cards_dealt=info.cards_dealt,
+        buys_allowed=info.buys_allowed,
+        current=state.current_round == number,
+        complete=number <= len(state.record.rounds),
+        hands=[hand_public(hands[s], state.game, state.rules) for s in sorted(hands)],
+        buys=player_buys(state, number, buys_used(session, state.game.id, number)),
+    )
+
+
+def _score(
+    state: GameState, number: int, seat: int, cards: list[Card], body: HandUpdate
+) -> tuple[int, int, bool]:
+    """(hand points, bonus, went out) by the engine's rules; refuses a second player out."""
+    went_out = not cards
+    if body.blind and not went_out:
+        raise ApiError(422, "only the player who went out (no cards left) can go out blind")
+    others_out = [
+        h for s, h in state.hands_in(number).items() if s != seat and h.went_out and went_out
+    ]
+    if others_out:
+        raise ApiError(409, "another player already went out this round; only one can")
+    try:
+        (score,) = score_round(
+            [cards],
+            state.rules,
+            went_out=0 if went_out else None,
+            blind=body.blind,
+            blind_used_wild=body.used_wild,
+        )
+    except ShanghaiError as exc:
+        raise ApiError(422, str(exc)) from None
+    return score.hand_points, score.bonus, went_out
+
+
+def _scan_for(
+    session: SessionDep, state: GameState, scan_id: int, number: int, player: Player
+) -> Scan:
+    scan = session.get(Scan, scan_id)
+    if scan is None or scan.game_id != state.game.id:
+        raise ApiError(404, f"scan {scan_id} not found in this game")
+    if scan.round_number != number or scan.player_id != player.id:
+        raise ApiError(
+            422,
+            f"scan {scan_id} is of round {scan.round_number}, not {player.name}'s round {number}",
+        )
+    return scan
+
+
+@router.post(
+    "/{number}/hands",
+    response_model=HandPublic,
+    status_code=status.HTTP_201_CREATED,
+    responses=ERRORS,
+)
+def create_hand(
+    number: RoundNumber, body: HandCreate, state: StateDep, session: SessionDep
+) -> HandPublic:
+    """Score one player's hand in the round being played: the cards left (empty: went
+    out), confirming a scan (`scan_id`) whose misread cards are stored as corrections."""
+    state.check_round(number)
+    player = _player(state, body.player)
+    if body.player in state.hands_in(number):
+        raise ApiError(
+            409, f"{player.name}'s hand in round {number} is already scored; correct it instead"
+        )
+    cards = parse_hand(body.cards, state.rules)
+    corrections: list[dict[str, str]] = []
+    if body.scan_id is not None:
+        scan = _scan_for(session, state, body.scan_id, number, player)
+        proposed = proposed_cards(scan)
+        corrections = card_diff(proposed, [str(c) for c in cards])
+    points, bonus, went_out = _score(state, number, body.player, cards, body)
+    hand = Hand(
+        game_id=state.game.id,
+        round_number=number,
+        player_id=player.id,
+        cards=format_cards(cards),
+        hand_points=points,
+        bonus=bonus,
+        went_out=went_out,
+        blind=body.blind,
+        scan_id=body.scan_id,
+        corrections=corrections,
+    )
+    session.add(hand)
+    session.commit()
+    return hand_public(hand, state.game, state.rules)
+
+
+@router.put("/{number}/hands/{seat}", response_model=HandPublic, responses=ERRORS)
+def update_hand(
+    number: RoundNumber,
+    seat: Annotated[int, Path(ge=0)],
+    body: HandUpdate,
+    state: StateDep,
+    session: SessionDep,
+) -> HandPublic:
+    """Correct a hand already scored; each changed card is added to its corrections."""
+    _in_range(state, number)
+    player = _player(state, seat)
+    hand = state.hands_in(number).get(seat)
+    if hand is None:
+        raise ApiError(404, f"{player.name}'s hand in round {number} is not scored yet")
+    cards = parse_hand(body.cards, state.rules)
+    points, bonus, went_out = _score(state, number, seat, cards, body)
+    previous = [str(c) for c in parse_hand(hand.cards, state.rules)]
+    hand.corrections = [*hand.corrections, *card_diff(previous, [str(c) for c in cards])]
+    hand.cards = format_cards(cards)
+    hand.hand_points, hand.bonus, hand.went_out, hand.blind = points, bonus, went_out, body.blind
+    hand.updated_at = dt.datetime.now(dt.UTC)
+    session.commit()
+    return hand_public(hand, state.game, state.rules)

@@ -1,0 +1,109 @@
+"""`/api/games/{id}/rounds/{n}/scans` and `/api/scans/{id}`: a photo (or live frame) of
+a player's cards at round end, read by the scanner and kept as evidence."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, File, Form, Path, Response, UploadFile, status
+
+from .deps import ScannerDep, SessionDep, SettingsDep, StateDep, load_state
+from .models import Game, Scan
+from .routes_rounds import ERRORS, RoundNumber, _player
+from .rules import ApiError
+from .scan_service import overlay, read_and_scan
+from .schemas import ScanPublic, error_responses
+from .views import scan_public
+
+router = APIRouter(tags=["scans"])
+IMAGE_ERRORS = error_responses(400, 404, 409, 413, 415, 422, 503)
+
+
+@router.post(
+    "/api/games/{game_id}/rounds/{number}/scans",
+    response_model=ScanPublic,
+    status_code=status.HTTP_201_CREATED,
+    responses=IMAGE_ERRORS,
+)
+def create_scan(
+    number: RoundNumber,
+    image: Annotated[UploadFile, File(description="JPEG, PNG, WebP or BMP photo")],
+    player: Annotated[int, Form(ge=0, description="seat number, from 0")],
+    state: StateDep,
+    session: SessionDep,
+    settings: SettingsDep,
+    scanner: ScannerDep,
+    source: Annotated[Literal["upload", "live"], Form()] = "upload",
+) -> ScanPublic:
+    """Read the cards left in a player's hand. The answer proposes cards and points; the
+    player confirms or corrects them by scoring the hand with this `scan_id`."""
+    state.check_round(number)
+    seated = _player(state, player)
+    read = read_and_scan(image, settings, scanner)
+    result = read.result
+    in_hand = set(result.hand or range(len(result.cards)))
+    scan = Scan(
+        game_id=state.game.id,
+        round_number=number,
+        player_id=seated.id,
+        source=source,
+        image=read.image.data,
+        image_type=read.image.media_type,
+        width=read.image.width,
+        height=read.image.height,
+        detections=[
+            {
+                "card": c.card,
+                "confidence": round(float(c.confidence), 4),
+                "xyxy": [round(float(v), 1) for v in c.xyxy],
+                "hand": i in in_hand,
+            }
+            for i, c in enumerate(result.cards)
+        ],
+        annotated_jpeg=overlay(read.image, result.cards),
+        scanner=f"{scanner.name} ({result.model})"[:200],
+    )
+    session.add(scan)
+    session.commit()
+    return scan_public(scan, state.game, state.rules)
+
+
+def _scan(session: SessionDep, scan_id: int) -> Scan:
+    scan = session.get(Scan, scan_id)
+    if scan is None:
+        raise ApiError(404, f"scan {scan_id} not found")
+    return scan
+
+
+ScanId = Annotated[int, Path(ge=1)]
+
+
+@router.get("/api/scans/{scan_id}", response_model=ScanPublic, responses=ERRORS)
+def read_scan(scan_id: ScanId, session: SessionDep) -> ScanPublic:
+    scan = _scan(session, scan_id)
+    game = session.get(Game, scan.game_id)
+    assert game is not None
+    state = load_state(session, game)
+    return scan_public(scan, game, state.rules)
+
+
+@router.get(
+    "/api/scans/{scan_id}/image",
+    response_class=Response,
+    responses={200: {"content": {"image/jpeg": {}}}, **error_responses(404)},
+)
+def read_scan_image(scan_id: ScanId, session: SessionDep) -> Response:
+    """The photo as it was uploaded (evidence)."""
+    scan = _scan(session, scan_id)
+    return Response(scan.image, media_type=scan.image_type)
+
+
+@router.get(
+    "/api/scans/{scan_id}/annotated.jpg",
+    response_class=Response,
+    responses={200: {"content": {"image/jpeg": {}}}, **error_responses(404)},
+)
+def read_scan_annotated(scan_id: ScanId, session: SessionDep) -> Response:
+    """The photo with each card read boxed and named."""
+    scan = _scan(session, scan_id)
+    return Response(scan.annotated_jpeg, media_type="image/jpeg")

@@ -1,0 +1,337 @@
+"""Request and response bodies: one schema per direction (`...Create` in, `...Public` out)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, field_validator, model_validator
+
+__all__ = [
+    "BuyCreate",
+    "BuyPublic",
+    "CameraStatus",
+    "CheckPublic",
+    "CheckRequest",
+    "Correction",
+    "DetectedCardPublic",
+    "ErrorPublic",
+    "GameCreate",
+    "GamePublic",
+    "GameSummary",
+    "HandCreate",
+    "HandPublic",
+    "HandUpdate",
+    "LiveUpdate",
+    "MeldVerdictPublic",
+    "PlayerBuys",
+    "PlayerPublic",
+    "PointsPublic",
+    "PointsRequest",
+    "Responses",
+    "RoundInfo",
+    "RoundPublic",
+    "ScanPublic",
+    "SheetPublic",
+    "SheetRound",
+    "VariantPublic",
+    "VariantSummary",
+    "error_responses",
+]
+
+CardText = Field(max_length=400, description="cards in the project's notation, e.g. '7h 10s JK'")
+
+
+class ErrorPublic(BaseModel):
+    detail: str
+
+
+Responses = dict[int | str, dict[str, Any]]
+
+
+def error_responses(*codes: int) -> Responses:
+    """OpenAPI entries for the error answers of a route (all `{"detail": "..."}`)."""
+    return {code: {"model": ErrorPublic} for code in codes}
+
+
+# --- variants ---------------------------------------------------------------------------
+
+
+class VariantSummary(BaseModel):
+    name: str
+    title: str
+    description: str
+    family: str
+    min_players: int
+    max_players: int
+    rounds: int
+    repeat_rounds: bool
+    target_score: int | None
+
+
+class DealPublic(BaseModel):
+    min_players: int
+    max_players: int
+    cards: int
+
+
+class RoundRulePublic(BaseModel):
+    number: int
+    contract: str | None
+    deal: list[DealPublic]
+    buys: int
+
+
+class VariantPublic(VariantSummary):
+    round_rules: list[RoundRulePublic]
+    notes: list[str]
+
+
+# --- games ------------------------------------------------------------------------------
+
+
+class GameCreate(BaseModel):
+    name: str = Field(default="", max_length=100)
+    variant: str | None = Field(
+        default=None, max_length=100, description="a built-in or house-rule variant name"
+    )
+    variant_toml: str | None = Field(
+        default=None, max_length=100_000, description="the text of a house-rule .toml file"
+    )
+    players: list[str] = Field(min_length=1, max_length=20, description="names in seat order")
+    target_score: int | None = Field(
+        default=None, ge=1, le=100_000, description="only for variants played to a target"
+    )
+
+    @field_validator("players")
+    @classmethod
+    def _names(cls, names: list[str]) -> list[str]:
+        cleaned = [" ".join(n.split()) for n in names]
+        for name in cleaned:
+            if not 1 <= len(name) <= 60:
+                raise ValueError("each player needs a name of 1 to 60 characters")
+        if len({n.casefold() for n in cleaned}) != len(cleaned):
+            raise ValueError("player names must be different")
+        return cleaned
+
+    @model_validator(mode="after")
+    def _one_variant(self) -> GameCreate:
+        if (self.variant is None) == (self.variant_toml is None):
+            raise ValueError("give either a variant name or a house-rule file (variant_toml)")
+        return self
+
+
+class PlayerPublic(BaseModel):
+    id: int
+    seat: int
+    name: str
+
+
+class RoundInfo(BaseModel):
+    number: int
+    contract: str | None
+    cards_dealt: int
+    buys_allowed: int
+
+
+class GameSummary(BaseModel):
+    id: int
+    name: str
+    variant_name: str
+    variant_title: str
+    players: list[str]
+    created_at: dt.datetime
+    current_round: int | None
+    finished: bool
+
+
+class GamePublic(GameSummary):
+    variant_origin: str
+    target_score: int | None
+    player_list: list[PlayerPublic]
+    rounds: list[RoundInfo]
+    rounds_scored: int
+    totals: list[int]
+    leaders: list[str]
+    winners: list[str]
+    loser: str | None
+    family: str
+
+
+# --- hands, points, buys, rounds ---------------------------------------------------------
+
+
+class PointsRequest(BaseModel):
+    cards: str = CardText
+
+
+class PointsPublic(BaseModel):
+    cards: list[str]
+    per_card: list[int]
+    points: int
+
+
+class HandUpdate(BaseModel):
+    cards: str = CardText
+    blind: bool = Field(default=False, description="went out with all cards in one play")
+    used_wild: bool = Field(default=True, description="for a blind finish: was a wild used")
+
+
+class HandCreate(HandUpdate):
+    player: int = Field(ge=0, description="seat number, from 0")
+    scan_id: int | None = Field(default=None, description="the scan these cards confirm")
+
+
+class Correction(BaseModel):
+    action: Literal["added", "removed"]
+    card: str
+
+
+class HandPublic(BaseModel):
+    id: int
+    round: int
+    seat: int
+    player: str
+    cards: list[str]
+    per_card: list[int]
+    hand_points: int
+    bonus: int
+    points: int
+    went_out: bool
+    blind: bool
+    scan_id: int | None
+    corrections: list[Correction]
+    entry: Literal["manual", "scan"]
+
+
+class BuyCreate(BaseModel):
+    player: int = Field(ge=0, description="seat number, from 0")
+
+
+class BuyPublic(BaseModel):
+    id: int
+    round: int
+    seat: int
+    player: str
+    used: int
+    allowed: int
+    left: int
+
+
+class PlayerBuys(BaseModel):
+    seat: int
+    player: str
+    used: int
+    allowed: int
+    left: int
+
+
+class RoundPublic(BaseModel):
+    number: int
+    contract: str | None
+    cards_dealt: int
+    buys_allowed: int
+    current: bool
+    complete: bool
+    hands: list[HandPublic]
+    buys: list[PlayerBuys]
+
+
+# --- scans and dispute checks -----------------------------------------------------------
+
+
+class DetectedCardPublic(BaseModel):
+    card: str
+    confidence: float
+    xyxy: tuple[float, float, float, float]
+
+
+class ScanPublic(BaseModel):
+    id: int
+    round: int
+    seat: int
+    player: str
+    source: str
+    width: int
+    height: int
+    cards: list[DetectedCardPublic]
+    proposed: list[str]
+    not_in_play: list[str]
+    points: int
+    scanner: str
+    image_url: str
+    annotated_url: str
+
+
+class CheckRequest(BaseModel):
+    cards: str = Field(max_length=400, description="the lay-down in table order, '|' between melds")
+
+
+class MeldVerdictPublic(BaseModel):
+    cards: list[str]
+    valid: bool
+    kind: str | None
+    description: str | None
+    reasons: list[str]
+
+
+class CheckPublic(BaseModel):
+    valid: bool
+    round: int
+    contract: str | None
+    grouped: bool
+    reasons: list[str]
+    melds: list[MeldVerdictPublic]
+    detected: list[DetectedCardPublic] = Field(default_factory=list)
+    annotated_jpeg: str | None = Field(
+        default=None, description="base64 JPEG of the image with each meld boxed by verdict"
+    )
+
+
+# --- score sheet ------------------------------------------------------------------------
+
+
+class SheetRound(BaseModel):
+    number: int
+    contract: str | None
+    cards_dealt: int
+    points: list[int | None]
+    totals: list[int] | None
+    went_out: int | None
+    complete: bool
+
+
+class SheetPublic(BaseModel):
+    game_id: int
+    name: str
+    variant_title: str
+    players: list[str]
+    rounds: list[SheetRound]
+    totals: list[int]
+    leaders: list[str]
+    winners: list[str]
+    loser: str | None
+    finished: bool
+    target_score: int | None
+
+
+# --- live -------------------------------------------------------------------------------
+
+
+class LiveUpdate(BaseModel):
+    frame: int
+    width: int
+    height: int
+    cards: list[DetectedCardPublic]
+    melds: list[list[int]]
+    stable_cards: list[str]
+    stability: float
+    stable: bool
+
+
+class CameraStatus(BaseModel):
+    source: str | None
+    running: bool
+    frames: int
+    error: str | None
+    recognition: str | None

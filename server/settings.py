@@ -1,0 +1,68 @@
+"""Settings from the environment (`SHANGHAI_*`) or `shanghai serve` flags.
+
+Nothing is read at import time: `Settings()` is built by the app factory (or by the
+CLI with its flags) and handlers obtain it through the `get_settings` dependency, so
+tests override it like any other dependency.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import Depends
+from fastapi.requests import HTTPConnection
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["Settings", "SettingsDep", "default_data_dir", "get_settings"]
+
+MIB = 1024 * 1024
+
+
+def default_data_dir() -> Path:
+    """`$XDG_DATA_HOME/shanghai`, else `~/.local/share/shanghai` (the user's data folder)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "shanghai"
+
+
+class Settings(BaseSettings):
+    """Everything the server can be told; each field is also `SHANGHAI_<NAME>`."""
+
+    model_config = SettingsConfigDict(env_prefix="SHANGHAI_", extra="ignore")
+
+    data_dir: Path = Field(default_factory=default_data_dir)
+    database_url: str | None = Field(
+        default=None,
+        description="any SQLAlchemy URL; default: a SQLite file shanghai.db in data_dir",
+    )
+    camera: str | None = Field(
+        default=None, description="server-side camera index (0) or a video file to read"
+    )
+    variants_dir: Path | None = Field(
+        default=None, description="folder of house-rule NAME.toml files usable by name"
+    )
+    max_upload_bytes: int = Field(default=20 * MIB, gt=0)
+    max_image_pixels: int = Field(default=40_000_000, gt=0)
+    live_fps: float = Field(default=5.0, gt=0, description="frames a second the camera scans")
+
+    @property
+    def resolved_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{self.data_dir / 'shanghai.db'}"
+
+    @property
+    def variant_search_dirs(self) -> list[Path]:
+        dirs = [self.variants_dir] if self.variants_dir else []
+        return [*dirs, Path.home() / ".config" / "shanghai" / "variants"]
+
+
+def get_settings(connection: HTTPConnection) -> Settings:
+    """The settings the running app was built with."""
+    settings: Settings = connection.app.state.settings
+    return settings
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]

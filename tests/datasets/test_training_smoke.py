@@ -1,0 +1,139 @@
+"""The training command end to end on a handful of generated images (one epoch), and
+parity of our ONNX Runtime path with ultralytics on the models it produced.
+
+This never trains the shipped model; it proves the path from `data generate` to the
+ONNX files works offline, and that `vision.onnx_models` decodes like ultralytics.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from shanghai.engine.cards import CARD_CLASSES
+from shanghai.vision.onnx_models import OnnxClassifier, OnnxDetector
+
+ultralytics = pytest.importorskip("ultralytics", reason="needs the `train` extra")
+
+SHANGHAI = [sys.executable, "-m", "shanghai.cli.main"]
+
+
+def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    out = subprocess.run([*SHANGHAI, *args], capture_output=True, text=True, timeout=900, cwd=cwd)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    return out
+
+
+@pytest.fixture(scope="module")
+def shipped(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("train")
+    data = root / "data"
+    for kind, n in (("tiles", 10), ("crops", 10)):
+        _run(
+            "data",
+            "generate",
+            "--out",
+            str(data),
+            "--kind",
+            kind,
+            "--n",
+            str(n),
+            "--seed",
+            "5",
+            "--workers",
+            "1",
+            "--tile",
+            "160",
+            "--quiet",
+            cwd=root,
+        )
+    _run(
+        "train", "all", "--data", str(data), "--runs", str(root / "runs"),
+        "--to", str(root / "models"), "--workers", "0",
+        "--det-imgsz", "160", "--det-epochs", "1", "--det-batch", "8",
+        "--read-imgsz", "32", "--read-epochs", "1", "--read-batch", "32",
+        cwd=root,
+    )  # fmt: skip
+    return root
+
+
+def test_training_ships_onnx_and_pt(shipped: Path) -> None:
+    models = shipped / "models"
+    for name in ("cards-detector", "cards-reader"):
+        assert (models / f"{name}.onnx").stat().st_size > 10_000
+        assert (models / f"{name}.pt").stat().st_size > 10_000
+    detector = OnnxDetector(models / "cards-detector.onnx")
+    assert detector.names == ("card", "index")
+    assert detector.input_size == (160, 160)
+    reader = OnnxClassifier(models / "cards-reader.onnx")
+    assert reader.names and set(reader.names) <= set(CARD_CLASSES)
+
+
+def _tiles(shipped: Path, count: int) -> list[np.ndarray]:
+    paths = sorted((shipped / "data" / "tiles").rglob("*.jpg"))[:count]
+    assert paths
+    return [cv2.imread(str(p)) for p in paths]
+
+
+def test_detector_preprocessing_and_raw_outputs_match_pytorch(shipped: Path) -> None:
+    """Our letterbox equals ultralytics' LetterBox, and ONNX Runtime on our input gives
+    the raw outputs PyTorch gives with the `.pt` weights."""
+    import torch
+    from ultralytics.data.augment import LetterBox
+
+    from shanghai.vision.onnx_models import letterbox
+
+    ours = OnnxDetector(shipped / "models" / "cards-detector.onnx")
+    model = ultralytics.YOLO(str(shipped / "models" / "cards-detector.pt")).model.float().eval()
+    for image in [*_tiles(shipped, 2), _tiles(shipped, 1)[0][:120, :]]:  # one non-square
+        padded, _ = letterbox(image, ours.input_size)
+        reference = LetterBox(ours.input_size, auto=False, stride=32)(image=image)
+        assert np.array_equal(padded, reference)
+        blob = cv2.dnn.blobFromImage(padded, 1 / 255.0, swapRB=True)
+        (onnx_out,) = ours.session.run(None, {ours.input_name: blob})
+        with torch.no_grad():
+            torch_out = model(torch.from_numpy(blob))
+        torch_out = (torch_out[0] if isinstance(torch_out, (list, tuple)) else torch_out).numpy()
+        assert onnx_out.shape == torch_out.shape
+        assert np.allclose(onnx_out, torch_out, atol=2e-3, rtol=1e-3)
+
+
+def test_detector_decoding_matches_ultralytics_predict(shipped: Path) -> None:
+    """Box for box the same as ultralytics predict on the same ONNX file, at a low
+    threshold so there are many boxes to compare."""
+    path = shipped / "models" / "cards-detector.onnx"
+    ours = OnnxDetector(path)
+    theirs = ultralytics.YOLO(str(path), task="detect")
+    compared = 0
+    for image in _tiles(shipped, 4):
+        mine = ours(image, conf=0.001, iou=0.7)
+        result = theirs.predict(image, imgsz=160, conf=0.001, iou=0.7, verbose=False)[0]
+        boxes = result.boxes.xyxy.cpu().numpy()
+        assert len(mine) == len(boxes)
+        order_mine = np.lexsort((mine.xyxy[:, 0], -mine.confidence))
+        order_theirs = np.lexsort((boxes[:, 0], -result.boxes.conf.cpu().numpy()))
+        assert np.allclose(mine.xyxy[order_mine], boxes[order_theirs], atol=0.05)
+        assert np.array_equal(
+            mine.class_id[order_mine], result.boxes.cls.cpu().numpy().astype(int)[order_theirs]
+        )
+        compared += len(boxes)
+    assert compared > 0, "the smoke model produced no boxes at all to compare"
+
+
+def test_reader_parity_with_ultralytics(shipped: Path) -> None:
+    ours = OnnxClassifier(shipped / "models" / "cards-reader.onnx")
+    theirs = ultralytics.YOLO(str(shipped / "models" / "cards-reader.pt"), task="classify")
+    crops = [cv2.imread(str(p)) for p in sorted((shipped / "data" / "crops").rglob("*.png"))[:16]]
+    assert crops
+    mine = ours(crops)
+    for crop, probs in zip(crops, mine, strict=True):
+        result = theirs.predict(crop, imgsz=32, verbose=False)[0]
+        reference = result.probs.data.cpu().numpy()
+        assert ours.names == tuple(result.names[i] for i in sorted(result.names))
+        assert int(probs.argmax()) == int(reference.argmax())
+        assert np.allclose(probs, reference, atol=0.02)

@@ -1,0 +1,163 @@
+"""Browser tests: the real server (uvicorn on a free port, a temp SQLite file) driven by
+Debian's Chromium through Playwright, with a fake camera fed from a generated video.
+
+Chromium is never skipped silently: without /usr/bin/chromium (Debian package
+`chromium`, in .ci/apt-packages.txt) these tests fail, unless SHANGHAI_SKIP_E2E=1.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+import uvicorn
+
+from shanghai.server.app import create_app
+from shanghai.server.scanning import CardScanner
+from shanghai.server.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "out" / "screenshots"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--use-fake-ui-for-media-stream",
+    "--use-fake-device-for-media-stream",
+]
+
+
+def chromium_path() -> str:
+    found = os.environ.get("SHANGHAI_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(found).exists():
+        if os.environ.get("SHANGHAI_SKIP_E2E") == "1":
+            pytest.skip("browser tests opted out with SHANGHAI_SKIP_E2E=1")
+        pytest.fail(
+            "Chromium not found: install the Debian package 'chromium' (listed in "
+            ".ci/apt-packages.txt) or set SHANGHAI_SKIP_E2E=1",
+            pytrace=False,
+        )
+    return found
+
+
+def card_video(path: Path, cards: list[str], frames: int = 20) -> Path:
+    """A Y4M video (Chromium's fake-camera format) of cards lying on green felt."""
+    width, height = 640, 480
+    with path.open("wb") as out:
+        out.write(f"YUV4MPEG2 W{width} H{height} F10:1 Ip A1:1 C420jpeg\n".encode())
+        for index in range(frames):
+            image = np.zeros((height, width, 3), np.uint8)
+            image[:] = (50, 110, 45)
+            for slot, card in enumerate(cards):
+                x = 40 + slot * 140 + (index % 3)
+                cv2.rectangle(image, (x, 140), (x + 110, 300), (245, 245, 245), -1)
+                colour = (30, 30, 200) if card[-1] in "dh" else (20, 20, 20)
+                cv2.putText(image, card, (x + 8, 180), cv2.FONT_HERSHEY_SIMPLEX, 1.1, colour, 3)
+            out.write(b"FRAME\n")
+            out.write(cv2.cvtColor(image, cv2.COLOR_BGR2YUV_I420).tobytes())
+    return path
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class LiveServer:
+    """uvicorn serving the app in a thread."""
+
+    def __init__(self, settings: Settings, scanner: CardScanner | None = None) -> None:
+        self.port = _free_port()
+        config = uvicorn.Config(
+            create_app(settings, scanner=scanner),
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+ServerFactory = Callable[..., LiveServer]
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[ServerFactory]:
+    started: list[LiveServer] = []
+
+    def start(scanner: CardScanner | None = None) -> LiveServer:
+        settings = Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path / 'e2e.db'}")
+        server = LiveServer(settings, scanner).__enter__()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.__exit__(None, None, None)
+
+
+@pytest.fixture(scope="session")
+def playwright_driver() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    chromium_path()  # fail (or opt out) before starting the driver
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture
+def browser_for(
+    playwright_driver: object, tmp_path: Path
+) -> Iterator[Callable[[list[str]], object]]:
+    """A fresh headless Chromium whose fake camera shows the given cards."""
+    browsers: list[object] = []
+
+    def launch(cards: list[str]) -> object:
+        video = card_video(tmp_path / "cards.y4m", cards)
+        browser = playwright_driver.chromium.launch(  # type: ignore[attr-defined]
+            executable_path=chromium_path(),
+            args=[*CHROMIUM_ARGS, f"--use-file-for-fake-video-capture={video}"],
+        )
+        browsers.append(browser)
+        return browser
+
+    yield launch
+    for browser in browsers:
+        browser.close()  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS

@@ -1,0 +1,310 @@
+"""Fixtures for the API tests: the same tests run on a SQLite file and on a real
+PostgreSQL server that this session starts itself (initdb + pg_ctl in a temp folder).
+
+PostgreSQL is never skipped silently: without its server binaries the PostgreSQL runs
+fail, saying what to install, unless SHANGHAI_SKIP_POSTGRES=1 opts out explicitly.
+"""
+
+from __future__ import annotations
+
+import glob
+import itertools
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+from shanghai.server.app import create_app
+from shanghai.server.db import migrate
+from shanghai.server.scanning import DetectedCard, ScanResult, get_scanner
+from shanghai.server.settings import Settings
+
+SKIP_ENV = "SHANGHAI_SKIP_POSTGRES"
+
+
+# --- PostgreSQL ---------------------------------------------------------------------------
+
+
+def _pg_bindir() -> Path | None:
+    """The newest PostgreSQL server binaries: $SHANGHAI_PG_BINDIR, Debian's
+    /usr/lib/postgresql/*/bin, or initdb on PATH."""
+    if env := os.environ.get("SHANGHAI_PG_BINDIR"):
+        return Path(env)
+    found = glob.glob("/usr/lib/postgresql/*/bin/initdb")
+    if found:
+        newest = max(found, key=lambda p: int(Path(p).parts[-3].split(".")[0]))
+        return Path(newest).parent
+    on_path = shutil.which("initdb")
+    return Path(on_path).parent if on_path else None
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class PostgresServer:
+    """A throw-away PostgreSQL cluster; each test gets a fresh database copied from a
+    template that already holds the migrated schema."""
+
+    bindir: Path
+    root: Path
+    port: int
+    run_as: str | None
+    counter: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+
+    def _cmd(self, *args: str) -> list[str]:
+        if self.run_as is None:
+            return list(args)
+        return ["runuser", "-u", self.run_as, "--", *args]
+
+    def url(self, database: str) -> str:
+        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{database}"
+
+    def start(self) -> None:
+        data = self.root / "data"
+        subprocess.run(
+            self._cmd(
+                str(self.bindir / "initdb"),
+                "-D",
+                str(data),
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-sync",
+            ),
+            check=True,
+            capture_output=True,
+        )
+        options = (
+            f"-c listen_addresses=127.0.0.1 -p {self.port} "
+            f"-c unix_socket_directories={self.root} "
+            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        )
+        subprocess.run(
+            self._cmd(
+                str(self.bindir / "pg_ctl"),
+                "-D",
+                str(data),
+                "-o",
+                options,
+                "-l",
+                str(self.root / "server.log"),
+                "-w",
+                "-t",
+                "60",
+                "start",
+            ),
+            check=True,
+            capture_output=True,
+        )
+        admin = create_engine(self.url("postgres"), isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            conn.execute(text("CREATE DATABASE shanghai_template"))
+        admin.dispose()
+        template = create_engine(self.url("shanghai_template"))
+        migrate(template)
+        template.dispose()
+
+    def new_database(self) -> str:
+        name = f"test_{next(self.counter)}"
+        admin = create_engine(self.url("postgres"), isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            conn.execute(text(f"CREATE DATABASE {name} TEMPLATE shanghai_template"))
+        admin.dispose()
+        return self.url(name)
+
+    def stop(self) -> None:
+        subprocess.run(
+            self._cmd(
+                str(self.bindir / "pg_ctl"),
+                "-D",
+                str(self.root / "data"),
+                "-m",
+                "immediate",
+                "stop",
+            ),
+            capture_output=True,
+        )
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    bindir = _pg_bindir()
+    if bindir is None or not (bindir / "pg_ctl").exists():
+        pytest.fail(
+            "PostgreSQL server binaries (initdb, pg_ctl) not found: install the Debian package "
+            f"'postgresql' (listed in .ci/apt-packages.txt), or set {SKIP_ENV}=1 to run the "
+            "API tests on SQLite only",
+            pytrace=False,
+        )
+    run_as = None
+    root = Path(tempfile.mkdtemp(prefix="shanghai-pg-"))
+    if os.geteuid() == 0:  # initdb refuses to run as root
+        run_as = next((u for u in ("postgres", "nobody") if _user_exists(u)), None)
+        if run_as is None:
+            pytest.fail("running as root and no 'postgres' or 'nobody' user to run PostgreSQL")
+        entry = pwd.getpwnam(run_as)
+        os.chown(root, entry.pw_uid, entry.pw_gid)
+    server = PostgresServer(bindir=bindir, root=root, port=_free_port(), run_as=run_as)
+    try:
+        server.start()
+    except subprocess.CalledProcessError as exc:
+        log = root / "server.log"
+        detail = log.read_text() if log.exists() else exc.stderr.decode(errors="replace")
+        shutil.rmtree(root, ignore_errors=True)
+        pytest.fail(f"could not start PostgreSQL: {detail[-2000:]}", pytrace=False)
+    yield server
+    server.stop()
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def _user_exists(name: str) -> bool:
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
+
+
+# --- the app ------------------------------------------------------------------------------
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'shanghai.db'}"
+    if os.environ.get(SKIP_ENV) == "1":
+        pytest.skip(f"PostgreSQL opted out with {SKIP_ENV}=1")
+    server: PostgresServer = request.getfixturevalue("postgres")
+    return server.new_database()
+
+
+@pytest.fixture
+def settings_dir(tmp_path: Path) -> Path:
+    """The house-rule folder the test app searches by name."""
+    folder = tmp_path / "variants"
+    folder.mkdir()
+    return folder
+
+
+@pytest.fixture
+def settings(tmp_path: Path, database_url: str, settings_dir: Path) -> Settings:
+    return Settings(
+        data_dir=tmp_path / "data", database_url=database_url, variants_dir=settings_dir
+    )
+
+
+@pytest.fixture
+def app(settings: Settings) -> FastAPI:
+    return create_app(settings)
+
+
+@pytest.fixture
+def client(app: FastAPI) -> Iterator[TestClient]:
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def sqlite_client(tmp_path: Path) -> Iterator[TestClient]:
+    """For tests where the database plays no part (live frames, image checks)."""
+    settings = Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path / 'live.db'}")
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+# --- a scanner with known answers ---------------------------------------------------------
+
+
+class FakeScanner:
+    """Returns the cards it is told to, and counts the images it saw."""
+
+    def __init__(self) -> None:
+        self.cards: list[str] = []
+        self.melds: tuple[tuple[int, ...], ...] = ()
+        self.seen: list[tuple[int, int]] = []
+
+    @property
+    def name(self) -> str:
+        return "fake scanner"
+
+    def scan(self, image_bgr: np.ndarray) -> ScanResult:  # type: ignore[type-arg]
+        self.seen.append((int(image_bgr.shape[1]), int(image_bgr.shape[0])))
+        return ScanResult(
+            cards=tuple(
+                DetectedCard(
+                    card=name, confidence=0.9, xyxy=(10.0 + 30 * i, 10.0, 35.0 + 30 * i, 50.0)
+                )
+                for i, name in enumerate(self.cards)
+            ),
+            melds=self.melds,
+            model="fake-1",
+        )
+
+
+ScanSetter = Callable[..., list[tuple[int, int]]]
+
+
+@pytest.fixture
+def fake_scanner(app: FastAPI) -> ScanSetter:
+    """Swap the app's scanner for one with known answers. The fixture is a function:
+    `fake_scanner(["7h", "Kd"], melds=((0, 1),))` sets what it reads and returns the
+    list of (width, height) of the images it was given."""
+    scanner = FakeScanner()
+    app.dependency_overrides[get_scanner] = lambda: scanner
+
+    def returns(
+        cards: Sequence[str] = (), melds: tuple[tuple[int, ...], ...] = ()
+    ) -> list[tuple[int, int]]:
+        scanner.cards, scanner.melds = list(cards), melds
+        return scanner.seen
+
+    return returns
+
+
+def _jpeg(width: int = 320, height: int = 240) -> bytes:
+    """A small real photo-like JPEG (a green table with a white card)."""
+    image = np.zeros((height, width, 3), np.uint8)
+    image[:] = (40, 110, 40)
+    cv2.rectangle(image, (20, 20), (80, 110), (250, 250, 250), -1)
+    ok, buffer = cv2.imencode(".jpg", image)
+    assert ok
+    return bytes(buffer.tobytes())
+
+
+@pytest.fixture
+def photo() -> bytes:
+    return _jpeg()
+
+
+GameMaker = Callable[..., int]
+
+
+@pytest.fixture
+def make_game(client: TestClient) -> GameMaker:
+    """Create a game (Shanghai, three players unless told) and return its id."""
+
+    def make(players: Sequence[str] = ("Ann", "Bob", "Cy"), **extra: object) -> int:
+        body = {"variant": "shanghai", "players": list(players), **extra}
+        response = client.post("/api/games", json=body)
+        assert response.status_code == 201, response.text
+        return int(response.json()["id"])
+
+    return make

@@ -1,0 +1,160 @@
+"""Round-end scans: upload checks (non-image, truncated, too big in bytes or pixels),
+the honest 503 without a model, and the confirm/correct flow storing its evidence."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+from fastapi.testclient import TestClient
+from PIL import Image
+
+GameMaker = Callable[..., int]
+ScanSetter = Callable[..., list[tuple[int, int]]]
+
+
+def upload(client: TestClient, game: int, data: bytes, player: int = 0, name: str = "a.jpg"):  # type: ignore[no-untyped-def]
+    return client.post(
+        f"/api/games/{game}/rounds/1/scans",
+        data={"player": str(player)},
+        files={"image": (name, data, "image/jpeg")},
+    )
+
+
+def png(width: int, height: int) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), (30, 90, 30)).save(out, "PNG")
+    return out.getvalue()
+
+
+def test_without_a_model_scanning_is_503_and_stores_nothing(
+    client: TestClient, make_game: GameMaker, photo: bytes
+) -> None:
+    game = make_game()
+    response = upload(client, game, photo)
+    assert response.status_code == 503
+    assert "card recognition model not installed" in response.json()["detail"]
+    # manual entry still works
+    ok = client.post(f"/api/games/{game}/rounds/1/hands", json={"player": 0, "cards": "7h"})
+    assert ok.status_code == 201
+    assert ok.json()["scan_id"] is None
+
+
+def test_bad_uploads_are_clear_4xx(
+    client: TestClient, make_game: GameMaker, photo: bytes, fake_scanner: ScanSetter
+) -> None:
+    game = make_game()
+    big = np.random.default_rng(0).integers(0, 255, (2000, 2000, 3), dtype=np.uint8)
+    ok, noisy = cv2.imencode(".png", big)
+    assert ok
+    cases = [
+        (b"", 400, "empty"),
+        (b"hello, this is not an image", 415, "not an image"),
+        (b"%PDF-1.4 fake pdf", 415, "not an image"),
+        (photo[: len(photo) // 2], 400, "truncated"),
+        (png(9000, 5000), 413, "megapixels"),
+        (bytes(noisy), 413, "larger than"),
+    ]
+    client.app.state.settings.max_upload_bytes = 2 * 1024 * 1024  # type: ignore[attr-defined]
+    for data, code, words in cases:
+        response = upload(client, game, data)
+        assert response.status_code == code, (words, response.text)
+        assert words in response.json()["detail"], response.json()
+    gif = io.BytesIO()
+    Image.new("RGB", (20, 20)).save(gif, "GIF")
+    assert upload(client, game, gif.getvalue()).status_code == 415
+    no_file = client.post(f"/api/games/{game}/rounds/1/scans", data={"player": "0"})
+    assert no_file.status_code == 422
+    assert fake_scanner() == []  # nothing bad reached the scanner
+
+
+def test_huge_request_bodies_are_refused_before_reading(
+    client: TestClient, make_game: GameMaker
+) -> None:
+    game = make_game()
+    client.app.state.settings.max_upload_bytes = 1024  # type: ignore[attr-defined]
+    response = upload(client, game, b"\xff\xd8" + b"0" * 200_000)
+    assert response.status_code == 413
+
+
+def test_scan_confirm_and_correct_stores_the_evidence(
+    client: TestClient, make_game: GameMaker, photo: bytes, fake_scanner: ScanSetter
+) -> None:
+    game = make_game()
+    seen = fake_scanner(["7h", "Kd", "JK"])
+    response = upload(client, game, photo, player=1)
+    assert response.status_code == 201, response.text
+    scan = response.json()
+    assert scan["proposed"] == ["7h", "Kd", "JK"]
+    assert scan["points"] == 65
+    assert scan["player"] == "Bob"
+    assert (scan["width"], scan["height"]) == (320, 240)
+    assert seen == [(320, 240)]
+    # the player corrects one misread card (Kd was really Ks) and confirms
+    confirmed = client.post(
+        f"/api/games/{game}/rounds/1/hands",
+        json={"player": 1, "cards": "7h Ks JK", "scan_id": scan["id"]},
+    )
+    assert confirmed.status_code == 201
+    hand = confirmed.json()
+    assert hand["entry"] == "scan"
+    assert hand["points"] == 65
+    assert hand["corrections"] == [
+        {"action": "removed", "card": "Kd"},
+        {"action": "added", "card": "Ks"},
+    ]
+    stored = client.get(f"/api/games/{game}/rounds/1").json()["hands"][0]
+    assert stored["scan_id"] == scan["id"]
+    assert stored["corrections"] == hand["corrections"]
+    image = client.get(scan["image_url"])
+    assert image.status_code == 200
+    assert image.content == photo
+    annotated = client.get(scan["annotated_url"])
+    assert annotated.headers["content-type"] == "image/jpeg"
+    decoded = cv2.imdecode(np.frombuffer(annotated.content, np.uint8), cv2.IMREAD_COLOR)
+    assert decoded.shape == (240, 320, 3)
+    assert client.get(f"/api/scans/{scan['id']}").json()["proposed"] == scan["proposed"]
+
+
+def test_a_scan_confirms_only_its_own_player(
+    client: TestClient, make_game: GameMaker, photo: bytes, fake_scanner: ScanSetter
+) -> None:
+    game = make_game()
+    fake_scanner(["7h"])
+    scan_id = upload(client, game, photo, player=0).json()["id"]
+    wrong = client.post(
+        f"/api/games/{game}/rounds/1/hands", json={"player": 2, "cards": "7h", "scan_id": scan_id}
+    )
+    assert wrong.status_code == 422
+    missing = client.post(
+        f"/api/games/{game}/rounds/1/hands", json={"player": 0, "cards": "7h", "scan_id": 999}
+    )
+    assert missing.status_code == 404
+    assert client.get(f"/api/games/{game}/rounds/1").json()["hands"] == []
+    assert client.get("/api/scans/999").status_code == 404
+
+
+def test_foreign_cards_from_the_scanner_are_flagged(
+    client: TestClient, make_game: GameMaker, photo: bytes, fake_scanner: ScanSetter
+) -> None:
+    game = make_game()
+    fake_scanner(["7h", "5R", "not-a-card"])
+    scan = upload(client, game, photo).json()
+    assert scan["proposed"] == ["7h", "5R"]
+    assert scan["not_in_play"] == ["5R"]
+    assert scan["points"] == 5
+
+
+def test_exif_rotated_phone_photos_are_turned_upright(
+    client: TestClient, make_game: GameMaker, fake_scanner: ScanSetter
+) -> None:
+    game = make_game()
+    image = Image.new("RGB", (400, 300), (30, 90, 30))
+    exif = Image.Exif()
+    exif[0x0112] = 6  # orientation: rotate 90 degrees
+    out = io.BytesIO()
+    image.save(out, "JPEG", exif=exif)
+    assert upload(client, game, out.getvalue()).status_code == 201
+    assert fake_scanner() == [(300, 400)]

@@ -1,0 +1,78 @@
+"""Score sheet: running totals, CSV export, and the printable sheet with contracts."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable
+
+from fastapi.testclient import TestClient
+
+GameMaker = Callable[..., int]
+
+
+def play_two_rounds(client: TestClient, game: int) -> None:
+    for number, hands in ((1, ["", "7h", "Kd Ks"]), (2, ["9c", "", "JK"])):
+        for seat, cards in enumerate(hands):
+            response = client.post(
+                f"/api/games/{game}/rounds/{number}/hands", json={"player": seat, "cards": cards}
+            )
+            assert response.status_code == 201
+
+
+def test_sheet_has_running_totals(client: TestClient, make_game: GameMaker) -> None:
+    game = make_game(name="Friday")
+    play_two_rounds(client, game)
+    sheet = client.get(f"/api/games/{game}/sheet").json()
+    assert sheet["players"] == ["Ann", "Bob", "Cy"]
+    first, second, third = sheet["rounds"][:3]
+    assert first["points"] == [0, 5, 20]
+    assert first["totals"] == [0, 5, 20]
+    assert first["went_out"] == 0
+    assert second["totals"] == [5, 5, 70]
+    assert third["points"] == [None, None, None]
+    assert third["totals"] is None
+    assert sheet["totals"] == [5, 5, 70]
+    assert sheet["leaders"] == ["Ann", "Bob"]
+    assert sheet["winners"] == []
+    assert len(sheet["rounds"]) == 10
+
+
+def test_csv_export(client: TestClient, make_game: GameMaker) -> None:
+    game = make_game()
+    play_two_rounds(client, game)
+    response = client.get(f"/api/games/{game}/sheet.csv")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/csv")
+    assert "attachment" in response.headers["content-disposition"]
+    rows = list(csv.reader(io.StringIO(response.text)))
+    assert rows[0] == [
+        "round",
+        "contract",
+        "Ann",
+        "Bob",
+        "Cy",
+        "total Ann",
+        "total Bob",
+        "total Cy",
+    ]
+    assert rows[1] == ["1", "2 sets of 3", "0", "5", "20", "0", "5", "20"]
+    assert rows[2][5:] == ["5", "5", "70"]
+    assert rows[3][:2] == ["3", "2 runs of 4"]
+    assert rows[-1] == ["total", "", "5", "5", "70", "5", "5", "70"]
+
+
+def test_printable_sheet_is_prefilled_with_contracts(
+    client: TestClient, make_game: GameMaker
+) -> None:
+    game = make_game(players=["Ann", "<b>Bob</b>", "Cy"])
+    play_two_rounds(client, game)
+    page = client.get(f"/games/{game}/print")
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    html = page.text
+    assert "@media print" in html
+    for contract in ("2 sets of 3", "1 set of 3 + 1 run of 10", "3 runs of 5"):
+        assert contract in html
+    assert "&lt;b&gt;Bob&lt;/b&gt;" in html and "<b>Bob</b>" not in html
+    assert client.get("/games/999/print").status_code == 404
