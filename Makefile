@@ -40,14 +40,15 @@ lint: $(STAMP)
 # into data/cache/ so the data tests cover every deck look.
 test: system-deps lint
 	$(BIN)/shanghai data fetch-decks
-	$(BIN)/python -m pytest -m "not benchmark"
+	$(BIN)/python -m pytest -m "not benchmark and not train"
+	$(BIN)/python -m pytest -m "train"
 
 # Thousands of simulated games per variant with invariants after every action (hours).
 test-slow: $(STAMP)
 	SHANGHAI_SLOW_GAMES=$${SHANGHAI_SLOW_GAMES:-1000} $(BIN)/python -m pytest -m slow tests/engine/test_simulator.py
 
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -m "not benchmark and not slow" -x -q
+	$(BIN)/python -m pytest -m "not benchmark and not slow and not train" -x -q
 
 bench: $(STAMP)
 	$(BIN)/python tests/benchmarks/engine_bench.py

@@ -74,13 +74,13 @@ def register(sub: Any) -> None:
     p.add_argument(
         "cards",
         help="cards in table order; '|' separates melds (without '|' the cards are grouped "
-        "automatically if possible)",
+        "automatically if possible); or a photo of the melds",
     )
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("score", help="points of the cards left in a hand")
     _add_rules_options(p)
-    p.add_argument("cards", help="the cards left in hand, e.g. '7h 10s JK'")
+    p.add_argument("cards", help="the cards left in hand, e.g. '7h 10s JK'; or a photo of them")
     p.set_defaults(func=cmd_score)
 
 
@@ -162,10 +162,37 @@ def _report_json(report: LayDownReport, rules: Rules, grouped: bool) -> dict[str
     }
 
 
+def _photo(args: argparse.Namespace) -> bool:
+    from .vision_commands import looks_like_image
+
+    return looks_like_image(args.cards)
+
+
+def _photo_groups(path: str, rules: Rules, role: str) -> list[list[Card]]:
+    """The rows of cards in a photo (one player's area), through the vision pipeline."""
+    from .vision_commands import image_snapshot
+
+    snapshot = image_snapshot(path, rules, role=role)
+    if not snapshot.seats:
+        return []
+    seat = snapshot.seats[0]
+    if role == "hand":
+        return [snapshot.hand_cards(seat)]
+    return snapshot.meld_cards(seat)
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     rules = resolve_rules(args.variant, args.players)
     number = _round_number(rules, args.round)
     text: str = args.cards
+    if _photo(args):
+        groups = _photo_groups(text, rules, "melds")
+        report = check_lay_down(groups, rules, number, ordered=True)
+        if args.json:
+            print(json.dumps({**_report_json(report, rules, True), "image": text}))
+        else:
+            _print_report(report, rules)
+        return EXIT_OK if report.valid else EXIT_INVALID
     if not text.strip():
         raise UsageError("no cards given")
     groups_text = [g for g in text.split("|")]
@@ -214,7 +241,10 @@ def _print_report(report: LayDownReport, rules: Rules) -> None:
 
 def cmd_score(args: argparse.Namespace) -> int:
     rules = resolve_rules(args.variant, args.players)
-    cards = parse_cards(args.cards)
+    if _photo(args):
+        cards = [c for group in _photo_groups(args.cards, rules, "hand") for c in group]
+    else:
+        cards = parse_cards(args.cards)
     _cards_in_play(cards, rules)
     hand = score_hand(cards, rules)
     if args.json:

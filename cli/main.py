@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from shanghai.engine.errors import ShanghaiError
 
-from . import data_commands, engine_commands, serve_command, train_commands
+from . import data_commands, engine_commands, serve_command, train_commands, vision_commands
 from .errors import UsageError
 
 EXIT_BAD_INPUT = 2
@@ -32,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     data_commands.register(sub)
     serve_command.register(sub)
     train_commands.register(sub)
+    vision_commands.register(sub)
     return parser
 
 

@@ -46,10 +46,12 @@ def register(sub: Any) -> None:
             p.add_argument("--det-epochs", type=int, default=30)
             p.add_argument("--det-batch", type=int, default=16)
             p.add_argument("--det-width", type=float, default=0.125)
+            p.add_argument("--det-init", type=Path, help="start from these weights (.pt)")
         if name in ("reader", "all"):
             p.add_argument("--read-imgsz", type=int, default=64)
             p.add_argument("--read-epochs", type=int, default=10)
             p.add_argument("--read-batch", type=int, default=64)
+            p.add_argument("--read-init", type=Path, help="start from these weights (.pt)")
         if name == "all":
             p.add_argument("--to", type=Path, default=Path("models"), help="where to ship")
         p.set_defaults(func=cmd_train)
@@ -93,6 +95,7 @@ def cmd_train(args: argparse.Namespace) -> int:
                 epochs=args.det_epochs,
                 batch=args.det_batch,
                 width=args.det_width,
+                init_from=args.det_init,
                 **common,
             ),
             resume=args.resume,
@@ -107,6 +110,7 @@ def cmd_train(args: argparse.Namespace) -> int:
                 imgsz=args.read_imgsz,
                 epochs=args.read_epochs,
                 batch=args.read_batch,
+                init_from=args.read_init,
                 **common,
             ),
             resume=args.resume,
@@ -115,7 +119,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         assert detector is not None and reader is not None
         to: Path = args.to
         to.mkdir(parents=True, exist_ok=True)
-        export_onnx(detector, imgsz=args.det_imgsz, dynamic=False, to=to / f"{DETECTOR_FILE}.onnx")
+        export_onnx(detector, imgsz=args.det_imgsz, dynamic=True, to=to / f"{DETECTOR_FILE}.onnx")
         export_onnx(reader, imgsz=args.read_imgsz, dynamic=True, to=to / f"{READER_FILE}.onnx")
         shutil.copyfile(detector, to / f"{DETECTOR_FILE}.pt")
         shutil.copyfile(reader, to / f"{READER_FILE}.pt")

@@ -62,8 +62,13 @@ class Camera:
         down = np.cross(forward, right)
         rotation = np.stack([right, down, forward])
         translation = -rotation @ centre
+        # The image x axis is mirrored. Card sprites are placed on the table with their
+        # pixel rows running along the table's +y (layouts.pose_matrix), which seen from
+        # above (z up) is a reflection; mirroring the view undoes it, so every card reads
+        # the right way round (index top-left, glyphs unmirrored) while the layouts keep
+        # the overlaps they were designed with. The table itself has no handedness.
         k = np.array(
-            [[self.focal_px, 0, self.width / 2], [0, self.focal_px, self.height / 2], [0, 0, 1]]
+            [[-self.focal_px, 0, self.width / 2], [0, self.focal_px, self.height / 2], [0, 0, 1]]
         )
         # Not normalised: the third coordinate is the depth in front of the camera, so a
         # negative one reliably means "behind the camera".

@@ -1,61 +1,12 @@
 """Index crops for the reader (an ultralytics classify model).
 
-The contract shared with the runtime: a crop is the square centred on the index's
-axis-aligned box, `CROP_CONTEXT` times its longer side, resized to the model's input.
-A square keeps the classifier's centre-crop from cutting off the rank or the suit, and
-the margin keeps a little card edge in view, which tells a 6 from an upside-down 9.
-Training crops jitter the centre and the margin around that contract.
+The crop geometry lives in `shanghai.vision.crops` so that the runtime and the training
+data cut an index out with the same code; this module re-exports it for the data
+generator. Training crops jitter the centre and the margin around that contract.
 """
 
 from __future__ import annotations
 
-import cv2
-import numpy as np
-import numpy.typing as npt
+from shanghai.vision.crops import CROP_CONTEXT, CROP_SIZE, square_crop
 
 __all__ = ["CROP_CONTEXT", "CROP_SIZE", "square_crop"]
-
-CROP_CONTEXT = 1.3
-CROP_SIZE = 64
-
-Image3 = npt.NDArray[np.uint8]
-
-
-def square_crop(
-    image: Image3,
-    box_xyxy: tuple[float, float, float, float],
-    *,
-    size: int = CROP_SIZE,
-    context: float = CROP_CONTEXT,
-    shift: tuple[float, float] = (0.0, 0.0),
-) -> Image3:
-    """The (size, size, 3) square around a box; pixels outside the frame repeat the edge.
-
-    `shift` moves the centre by that fraction of the square's side (training jitter).
-    """
-    x0, y0, x1, y1 = box_xyxy
-    side = max(x1 - x0, y1 - y0) * context
-    cx = (x0 + x1) / 2 + shift[0] * side
-    cy = (y0 + y1) / 2 + shift[1] * side
-    scale = size / max(side, 1e-3)
-    # An affine map straight from the square to the output: one resample, any side.
-    m = np.array([[scale, 0, size / 2 - cx * scale], [0, scale, size / 2 - cy * scale]], np.float32)
-    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    if scale < 0.5:  # shrink in two steps so thin strokes survive
-        region = _region(image, cx, cy, side)
-        return cv2.resize(region, (size, size), interpolation=interpolation)
-    return cv2.warpAffine(
-        image, m, (size, size), flags=interpolation, borderMode=cv2.BORDER_REPLICATE
-    )
-
-
-def _region(image: Image3, cx: float, cy: float, side: float) -> Image3:
-    h, w = image.shape[:2]
-    half = side / 2
-    x0, y0 = round(cx - half), round(cy - half)
-    x1, y1 = x0 + max(1, round(side)), y0 + max(1, round(side))
-    pad = max(0, -x0, -y0, x1 - w, y1 - h)
-    if pad:
-        image = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-        x0, y0, x1, y1 = x0 + pad, y0 + pad, x1 + pad, y1 + pad
-    return image[y0:y1, x0:x1]

@@ -46,6 +46,8 @@ class DetectorConfig:
     device: str = "cpu"
     fraction: float = 1.0
     patience: int = 100
+    init_from: Path | None = None
+    """Start from these weights (e.g. the shipped `.pt`) instead of from scratch."""
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -65,6 +67,7 @@ class ReaderConfig:
     device: str = "cpu"
     fraction: float = 1.0
     patience: int = 100
+    init_from: Path | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -94,12 +97,20 @@ def _run_dir(out: Path, name: str) -> Path:
     return (out / name).resolve()
 
 
-def _resume_or_new(run: Path, cfg_path: Path, task: str, resume: bool) -> tuple[Any, bool]:
+def _resume_or_new(
+    run: Path, cfg_path: Path, task: str, resume: bool, init_from: Path | None
+) -> tuple[Any, bool]:
+    """The model to train: the run's last epoch (resume), given weights (a later
+    session continuing from the shipped model), or a fresh network."""
     from ultralytics import YOLO
 
     last = run / "weights" / "last.pt"
     if resume and last.is_file():
         return YOLO(str(last), task=task), True
+    if init_from is not None:
+        if not init_from.is_file():
+            raise FileNotFoundError(f"{init_from}: no such weights file")
+        return YOLO(str(init_from), task=task), False
     return YOLO(str(cfg_path), task=task), False
 
 
@@ -116,7 +127,7 @@ def _common_args(config: DetectorConfig | ReaderConfig) -> dict[str, Any]:
         "name": config.name,
         "exist_ok": True,
         "plots": False,
-        "pretrained": False,
+        "pretrained": bool(config.init_from),
         "amp": False,
         "fraction": config.fraction,
         "patience": config.patience,
@@ -130,7 +141,7 @@ def train_detector(config: DetectorConfig, *, resume: bool = False) -> Path:
         raise FileNotFoundError(f"{config.data}: no such data.yaml (generate data first)")
     run = _run_dir(config.out, config.name)
     cfg_path = model_yaml("detect", nc=2, width=config.width, depth=config.depth, folder=run)
-    model, resuming = _resume_or_new(run, cfg_path, "detect", resume)
+    model, resuming = _resume_or_new(run, cfg_path, "detect", resume, config.init_from)
     started = time.time()
     if resuming:
         model.train(resume=True)
@@ -160,7 +171,7 @@ def train_reader(config: ReaderConfig, *, resume: bool = False) -> Path:
     nc = sum(1 for p in train_dir.iterdir() if p.is_dir())
     run = _run_dir(config.out, config.name)
     cfg_path = model_yaml("classify", nc=nc, width=config.width, depth=config.depth, folder=run)
-    model, resuming = _resume_or_new(run, cfg_path, "classify", resume)
+    model, resuming = _resume_or_new(run, cfg_path, "classify", resume, config.init_from)
     started = time.time()
     if resuming:
         model.train(resume=True)

@@ -6,8 +6,8 @@ depends on a `CardScanner` obtained through `get_scanner` (tests swap it with
 app's scanner is `UnavailableScanner`, which says so: the routes answer 503 "card
 recognition model not installed" instead of pretending to read cards.
 
-To plug the vision pipeline in, implement `CardScanner` (an adapter in `shanghai.vision`
-or here) and return it from `default_scanner()`.
+`default_scanner()` returns the vision pipeline's adapter (`vision_scanner.VisionScanner`)
+when the model files are installed.
 """
 
 from __future__ import annotations
@@ -108,11 +108,18 @@ class UnavailableScanner:
 
 
 def default_scanner() -> CardScanner:
-    """The scanner the app uses unless told otherwise.
+    """The scanner the app uses unless told otherwise: the vision pipeline when its
+    model files are installed (`models/cards-detector.onnx`, `models/cards-reader.onnx`),
+    else `UnavailableScanner`, which says so."""
+    from shanghai.vision.pipeline import models_installed
 
-    The vision pipeline (`shanghai.vision`) has no recognition model yet; when it does,
-    build its adapter here.
-    """
+    if models_installed():
+        from .vision_scanner import VisionScanner
+
+        try:
+            return VisionScanner.load()
+        except Exception as exc:  # a corrupt or incompatible model file: say so, serve on
+            return UnavailableScanner(f"card recognition model could not be loaded: {exc}")
     return UnavailableScanner(
         "card recognition model not installed: enter the cards by text or clicks"
     )

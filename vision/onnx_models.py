@@ -42,12 +42,20 @@ class Letterbox:
     top: int
 
 
-def letterbox(image: Frame, size: tuple[int, int], pad_value: int = 114) -> tuple[Frame, Letterbox]:
-    """Resize keeping the aspect ratio and pad to `size` (height, width), centred."""
+def letterbox(
+    image: Frame, size: tuple[int, int], pad_value: int = 114, *, stride: int | None = None
+) -> tuple[Frame, Letterbox]:
+    """Resize keeping the aspect ratio and pad to `size` (height, width), centred.
+
+    With `stride`, pad only up to the next multiple of it (ultralytics' rectangular
+    "auto" mode for dynamic-shape models): a 16:9 frame is not padded to a square.
+    """
     h, w = image.shape[:2]
     gain = min(size[0] / h, size[1] / w)
     new_w, new_h = max(round(w * gain), 1), max(round(h * gain), 1)
     dw, dh = (size[1] - new_w) / 2, (size[0] - new_h) / 2
+    if stride is not None:
+        dw, dh = ((size[1] - new_w) % stride) / 2, ((size[0] - new_h) % stride) / 2
     if (w, h) != (new_w, new_h):
         image = cv2.resize(image, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
     top, bottom = round(dh - 0.1), round(dh + 0.1)
@@ -100,20 +108,47 @@ def _names(meta: dict[str, str]) -> tuple[str, ...]:
 
 
 class OnnxDetector:
-    """A YOLO detect model exported to ONNX (static input size)."""
+    """A YOLO detect model exported to ONNX.
 
-    def __init__(self, path: str | Path, *, threads: int | None = None) -> None:
+    A static export runs at its fixed input size. A dynamic export runs each frame at
+    `imgsz` (its long side, default: the frame's long side up to `max_imgsz`): the
+    locator is trained on tiles at native scale, so it must see frames near their
+    native resolution for card indices to keep their trained size.
+    """
+
+    def __init__(
+        self, path: str | Path, *, threads: int | None = None, max_imgsz: int = 1280
+    ) -> None:
         self.session = _session(Path(path), threads)
         meta = _metadata(self.session)
         self.names = _names(meta)
+        self.stride = int(meta.get("stride", "32"))
         shape = self.session.get_inputs()[0].shape
-        self.input_size = (int(shape[2]), int(shape[3]))
+        self.dynamic = not (isinstance(shape[2], int) and isinstance(shape[3], int))
+        self.input_size = (max_imgsz, max_imgsz) if self.dynamic else (int(shape[2]), int(shape[3]))
+        self.max_imgsz = max_imgsz
         self.input_name = self.session.get_inputs()[0].name
 
+    def size_for(self, frame_shape: tuple[int, ...], imgsz: int | None = None) -> tuple[int, int]:
+        """Input (height, width) for a frame: fixed, or its long side rounded to the stride."""
+        if not self.dynamic:
+            return self.input_size
+        if imgsz is None:
+            imgsz = min(max(frame_shape[:2]), self.max_imgsz)
+        imgsz = max(self.stride, int(np.ceil(imgsz / self.stride)) * self.stride)
+        return imgsz, imgsz
+
     def __call__(
-        self, image: Frame, *, conf: float = 0.25, iou: float = 0.7, max_det: int = 300
+        self,
+        image: Frame,
+        *,
+        conf: float = 0.25,
+        iou: float = 0.7,
+        max_det: int = 300,
+        imgsz: int | None = None,
     ) -> Detections:
-        padded, box = letterbox(image, self.input_size)
+        size = self.size_for(image.shape, imgsz)
+        padded, box = letterbox(image, size, stride=self.stride if self.dynamic else None)
         blob = cv2.dnn.blobFromImage(padded, 1 / 255.0, swapRB=True)
         (output,) = self.session.run(None, {self.input_name: blob})
         return self.decode(output[0], box, image.shape[:2], conf=conf, iou=iou, max_det=max_det)

@@ -101,21 +101,26 @@ def test_a_half_covered_index_is_partial_and_not_labelled() -> None:
 
 
 def test_an_index_outside_the_frame_is_not_visible() -> None:
-    corner = np.linalg.inv(CAMERA.homography) @ np.array([0.0, 0.0, 1.0])
-    x, y = corner[:2] / corner[2]  # the table point under the image's top-left corner
-    rendered = _render(_card("Qs", x + 15, y + 20))
+    # A card centred 10 px inside the top-right corner: its first index lies beyond the
+    # right edge, its second inside the frame.
+    point = np.linalg.inv(CAMERA.homography) @ np.array([CAMERA.width - 10.0, 20.0, 1.0])
+    x, y = point[:2] / point[2]
+    rendered = _render(_card("Qs", x, y))
     (label,) = rendered.labels()
     assert label.indices[0].state == "hidden"
     assert label.indices[1].state == "visible"
-    assert label.box_xyxy is not None and label.box_xyxy[:2] == (0, 0)
+    assert label.box_xyxy is not None
+    assert label.box_xyxy[1] == 0 and label.box_xyxy[2] == CAMERA.width
 
 
 def test_a_tile_edge_hides_an_index_like_the_frame_edge() -> None:
     rendered = _render(_card("9d", 0, 0))
     full = rendered.labels()[0]
     assert [ix.state for ix in full.indices] == ["visible", "visible"]
-    x0, y0 = np.round(full.indices[0].quad.min(axis=0)).astype(int).tolist()
-    cut = rendered.labels((x0 + 4, y0 + 4, 640, 480))[0]  # the tile starts inside the index
+    first, second = full.indices[0].quad, full.indices[1].quad
+    assert first[:, 1].max() < second[:, 1].min()  # the first index lies above the second
+    top = int(first[:, 1].min()) + 3
+    cut = rendered.labels((0, top, 640, 480))[0]  # the tile starts inside the first index
     assert cut.indices[0].state in ("partial", "hidden")
     assert cut.indices[1].state == "visible"
 

@@ -18,6 +18,9 @@ import pytest
 from shanghai.engine.cards import CARD_CLASSES
 from shanghai.vision.onnx_models import OnnxClassifier, OnnxDetector
 
+# ultralytics patches PIL.Image.open when imported, which would change what other tests
+# see; `make test` runs the `train`-marked tests in a pytest process of their own.
+pytestmark = pytest.mark.train
 ultralytics = pytest.importorskip("ultralytics", reason="needs the `train` extra")
 
 SHANGHAI = [sys.executable, "-m", "shanghai.cli.main"]
@@ -69,7 +72,8 @@ def test_training_ships_onnx_and_pt(shipped: Path) -> None:
         assert (models / f"{name}.pt").stat().st_size > 10_000
     detector = OnnxDetector(models / "cards-detector.onnx")
     assert detector.names == ("card", "index")
-    assert detector.input_size == (160, 160)
+    assert detector.dynamic and detector.size_for((160, 160)) == (160, 160)
+    assert detector.size_for((720, 1280)) == (1280, 1280)
     reader = OnnxClassifier(models / "cards-reader.onnx")
     assert reader.names and set(reader.names) <= set(CARD_CLASSES)
 
@@ -91,8 +95,9 @@ def test_detector_preprocessing_and_raw_outputs_match_pytorch(shipped: Path) -> 
     ours = OnnxDetector(shipped / "models" / "cards-detector.onnx")
     model = ultralytics.YOLO(str(shipped / "models" / "cards-detector.pt")).model.float().eval()
     for image in [*_tiles(shipped, 2), _tiles(shipped, 1)[0][:120, :]]:  # one non-square
-        padded, _ = letterbox(image, ours.input_size)
-        reference = LetterBox(ours.input_size, auto=False, stride=32)(image=image)
+        size = ours.size_for(image.shape, 160)
+        padded, _ = letterbox(image, size, stride=32)
+        reference = LetterBox(size, auto=True, stride=32)(image=image)
         assert np.array_equal(padded, reference)
         blob = cv2.dnn.blobFromImage(padded, 1 / 255.0, swapRB=True)
         (onnx_out,) = ours.session.run(None, {ours.input_name: blob})
@@ -111,7 +116,7 @@ def test_detector_decoding_matches_ultralytics_predict(shipped: Path) -> None:
     theirs = ultralytics.YOLO(str(path), task="detect")
     compared = 0
     for image in _tiles(shipped, 4):
-        mine = ours(image, conf=0.001, iou=0.7)
+        mine = ours(image, conf=0.001, iou=0.7, imgsz=160)
         result = theirs.predict(image, imgsz=160, conf=0.001, iou=0.7, verbose=False)[0]
         boxes = result.boxes.xyxy.cpu().numpy()
         assert len(mine) == len(boxes)
@@ -137,3 +142,23 @@ def test_reader_parity_with_ultralytics(shipped: Path) -> None:
         assert ours.names == tuple(result.names[i] for i in sorted(result.names))
         assert int(probs.argmax()) == int(reference.argmax())
         assert np.allclose(probs, reference, atol=0.02)
+
+
+def test_model_benchmark_runs_on_the_smoke_model(
+    shipped: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The accuracy/latency benchmark runs end to end (figures are meaningless here)."""
+    import importlib.util
+
+    path = Path(__file__).parents[1] / "benchmarks" / "model_eval.py"
+    spec = importlib.util.spec_from_file_location("model_eval", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.main(
+        ["--data", str(shipped / "eval"), "--n", "2", "--models", str(shipped / "models"),
+         "--latency-runs", "2"]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    assert "card identity on 2 held-out test scenes" in out
+    assert "mAP50-95" in out and "faster than ultralytics" in out

@@ -1,0 +1,260 @@
+"""`shanghai scan | watch`: the cards in images and live video.
+
+    shanghai scan IMAGE... [--variant V] [--players N] [--seats N | --zones FILE] [--json]
+                  [--annotate DIR]
+    shanghai watch SOURCE [--variant V] [--players N] [--seats N | --zones FILE]
+                  [--hold SECONDS] [--show] [--json]
+
+The models load once for all the images. Unreadable files, a missing model, a camera
+that cannot be opened: one line on stderr, exit 2. `score` and `check` (engine
+commands) come here when they are given an image instead of card text.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from shanghai.engine.variants import Rules
+from shanghai.vision.pipeline import CardPipeline, ModelMissingError
+from shanghai.vision.snapshot import TableSnapshot
+from shanghai.vision.sources import SourceError, frames, is_image_path, read_image
+from shanghai.vision.zones import ZoneConfig
+
+from .errors import UsageError
+
+__all__ = ["image_snapshot", "looks_like_image", "register", "snapshot_json"]
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+
+
+def looks_like_image(text: str) -> bool:
+    """An argument `score`/`check` should read as a photo rather than card text."""
+    return is_image_path(text) or (len(text) < 4096 and Path(text).is_file())
+
+
+def _rules(args: argparse.Namespace) -> Rules | None:
+    if not getattr(args, "variant", None):
+        return None
+    from .engine_commands import resolve_rules
+
+    return resolve_rules(args.variant, getattr(args, "players", None))
+
+
+def _zones(args: argparse.Namespace) -> ZoneConfig | None:
+    path = getattr(args, "zones", None)
+    if path is None:
+        return None
+    try:
+        return ZoneConfig.load(path)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _pipeline(args: argparse.Namespace, rules: Rules | None, *, role: str = "auto") -> CardPipeline:
+    try:
+        return CardPipeline.load(
+            getattr(args, "models", None),
+            rules=rules,
+            players=getattr(args, "seats", 1) or 1,
+            zones=_zones(args),
+            role=role,
+        )
+    except ModelMissingError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def image_snapshot(
+    path: str, rules: Rules, *, role: str, models: str | None = None
+) -> TableSnapshot:
+    """One image through the pipeline as one player's area (`score`, `check`)."""
+    try:
+        pipeline = CardPipeline.load(models, rules=rules, role=role)
+    except ModelMissingError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        frame = read_image(path)
+    except SourceError as exc:
+        raise UsageError(str(exc)) from None
+    return pipeline(frame)
+
+
+def _add_table_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", help="variant name or house-rule .toml file (enables verdicts)")
+    p.add_argument("--players", type=int, help="players at the table (deck set-up); default 4")
+    p.add_argument(
+        "--seats",
+        type=int,
+        default=1,
+        help="seats in view: 1 (default) = one player's area; N = the whole table, N sectors",
+    )
+    p.add_argument("--zones", type=Path, help="seat zones as JSON polygons (see docs/vision.md)")
+    p.add_argument("--models", type=Path, help="folder holding the ONNX models (default: shipped)")
+    p.add_argument("--json", action="store_true", help="one JSON object per line")
+
+
+def register(sub: Any) -> None:
+    """Add `scan` and `watch` to the top-level parser."""
+    p = sub.add_parser("scan", help="find and read the cards in images")
+    p.add_argument("images", nargs="+", help="image files (JPEG, PNG, WebP, BMP, TIFF)")
+    _add_table_options(p)
+    p.add_argument("--annotate", type=Path, help="write each image with overlays into DIR")
+    p.set_defaults(func=cmd_scan)
+
+    p = sub.add_parser("watch", help="live: print the stable table state as it changes")
+    p.add_argument("source", help="camera index (0), video file, or stream URL")
+    _add_table_options(p)
+    p.add_argument("--hold", type=float, default=1.0, help="seconds a state must hold (1.0)")
+    p.add_argument("--show", action="store_true", help="open a window with overlays")
+    p.add_argument("--max-frames", type=int, help="stop after this many frames")
+    p.set_defaults(func=cmd_watch)
+
+
+def snapshot_json(snapshot: TableSnapshot) -> dict[str, Any]:
+    """`cards`, `melds` and `hands` as the CLI reports them (plus the per-seat detail)."""
+    data = snapshot.to_json()
+    melds = []
+    hands = []
+    for seat in data["seats"]:
+        for meld in seat["melds"]:
+            melds.append({"seat": seat["seat"], **meld})
+        hand = {"seat": seat["seat"], "cards": seat["hand"], "positions": seat["hand_positions"]}
+        if "points" in seat:
+            hand["points"] = seat["points"]
+        hands.append(hand)
+    return {
+        "cards": data["cards"],
+        "melds": melds,
+        "hands": hands,
+        "warnings": data["warnings"],
+        "variant": data["variant"],
+        "width": data["width"],
+        "height": data["height"],
+    }
+
+
+def _print_snapshot(label: str, snapshot: TableSnapshot) -> None:
+    data = snapshot_json(snapshot)
+    names = " ".join(c["card"] for c in data["cards"])
+    count = len(data["cards"])
+    print(f"{label}: {count} card{'s' if count != 1 else ''}" + (f": {names}" if names else ""))
+    for meld in data["melds"]:
+        verdict = ""
+        if "legal" in meld:
+            verdict = (
+                f" — ok, {meld['description']}"
+                if meld["legal"]
+                else f" — NOT LEGAL: {'; '.join(meld['reasons'])}"
+            )
+        print(f"  seat {meld['seat']} meld: {' '.join(meld['cards'])}{verdict}")
+    for hand in data["hands"]:
+        if not hand["cards"]:
+            continue
+        points = f" ({hand['points']} points)" if hand.get("points") is not None else ""
+        print(f"  seat {hand['seat']} hand: {' '.join(hand['cards'])}{points}")
+    for warning in data["warnings"]:
+        print(f"  warning: {warning}")
+
+
+def cmd_scan(args: argparse.Namespace) -> int:
+    rules = _rules(args)
+    pipeline = _pipeline(args, rules)
+    overlay = None
+    if args.annotate is not None:
+        from shanghai.vision.overlay import SnapshotOverlay
+
+        args.annotate.mkdir(parents=True, exist_ok=True)
+        overlay = SnapshotOverlay()
+    status = EXIT_OK
+    for path in args.images:
+        try:
+            frame = read_image(path)
+        except SourceError as exc:
+            print(f"shanghai: error: {exc}", file=sys.stderr)
+            status = EXIT_BAD_INPUT
+            continue
+        snapshot = pipeline(frame)
+        if args.json:
+            print(json.dumps({"image": path, **snapshot_json(snapshot)}), flush=True)
+        else:
+            _print_snapshot(path, snapshot)
+        if overlay is not None:
+            import cv2
+
+            out = args.annotate / f"{Path(path).stem}.jpg"
+            cv2.imwrite(str(out), overlay.annotate(frame, snapshot))
+    return status
+
+
+def _window_available() -> bool:
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")) or sys.platform in (
+        "win32",
+        "darwin",
+    )
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    from shanghai.vision.live import LiveTable
+    from shanghai.vision.smoothing import TableTracker
+
+    if args.hold < 0:
+        raise UsageError("--hold must be >= 0 seconds")
+    rules = _rules(args)
+    pipeline = _pipeline(args, rules)
+    live = LiveTable(pipeline, TableTracker(hold_seconds=args.hold))
+    show = args.show and _window_available()
+    if args.show and not show:
+        print("shanghai: no display here; watching without a window", file=sys.stderr)
+    overlay = None
+    if show:
+        from shanghai.vision.overlay import SnapshotOverlay
+
+        overlay = SnapshotOverlay()
+    is_file = not args.source.isdigit() and Path(args.source).is_file()
+    start = time.monotonic()
+    count = 0
+    try:
+        for frame in frames(args.source, max_frames=args.max_frames):
+            if frame.size == 0:
+                raise SourceError(f"{args.source}: empty frame")
+            timestamp = count / 10.0 if is_file else time.monotonic() - start
+            count += 1
+            state = live.update(frame, timestamp)
+            if state.changed_and_stable:
+                _print_live(state.snapshot, timestamp, state.smoothed.stability, args.json)
+            if overlay is not None:
+                show = _show(overlay.annotate(frame, state.snapshot))
+                if not show:
+                    overlay = None
+    except SourceError as exc:
+        raise UsageError(str(exc)) from None
+    if count == 0:
+        raise UsageError(f"{args.source}: no frames")
+    return EXIT_OK
+
+
+def _show(image: Any) -> bool:
+    import cv2
+
+    try:
+        cv2.imshow("shanghai watch", image)
+        cv2.waitKey(1)
+    except cv2.error:
+        print("shanghai: cannot open a window (OpenCV without GUI); watching on", file=sys.stderr)
+        return False
+    return True
+
+
+def _print_live(snapshot: TableSnapshot, timestamp: float, stability: float, as_json: bool) -> None:
+    if as_json:
+        data = {"time": round(timestamp, 3), "stable": True, "stability": round(stability, 3)}
+        print(json.dumps({**data, **snapshot_json(snapshot)}), flush=True)
+    else:
+        _print_snapshot(f"t={timestamp:.1f}s stable", snapshot)
+        sys.stdout.flush()

@@ -1,0 +1,137 @@
+"""Rows, table order, melds against hands, and seat zones, on hand-placed tables."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from shanghai.engine.cards import parse_cards
+from shanghai.engine.variant_files import find_variant
+from shanghai.vision.reconstruct import Reconstructor
+from shanghai.vision.zones import ZoneConfig
+
+RULES = find_variant("shanghai").rules(4)
+
+
+def _seat(snapshot, seat: int = 0):  # type: ignore[no-untyped-def]
+    return next(s for s in snapshot.seats if s.seat == seat)
+
+
+def _melds(snapshot, seat: int = 0) -> list[str]:  # type: ignore[no-untyped-def]
+    return [" ".join(str(c) for c in m) for m in snapshot.meld_cards(_seat(snapshot, seat))]
+
+
+def _hand(snapshot, seat: int = 0) -> list[str]:  # type: ignore[no-untyped-def]
+    return sorted(str(c) for c in snapshot.hand_cards(_seat(snapshot, seat)))
+
+
+@pytest.mark.parametrize("angle", [0.0, 25.0, 90.0, 160.0, 180.0, 270.0])
+def test_a_row_is_one_meld_in_table_order_with_the_joker_in_place(mini_table, angle) -> None:  # type: ignore[no-untyped-def]
+    table = mini_table()
+    run = ["4h", "5h", "JK", "7h", "8h"]
+    table.row(run, 600, 450, step=20, angle=angle)
+    snapshot = Reconstructor(RULES, role="melds")(*table.measure(), table.width, table.height)
+    assert _melds(snapshot) == [" ".join(run)]
+    verdict = snapshot.meld_verdicts(_seat(snapshot))[0]
+    assert verdict.legal and verdict.meld is not None
+    assert "JK as 6 of hearts" in verdict.meld.describe()
+
+
+def test_a_meld_row_and_a_fanned_hand(mini_table) -> None:  # type: ignore[no-untyped-def]
+    table = mini_table()
+    table.row(["9s", "9d", "9c"], 420, 250, step=20)
+    table.row(["3c", "4c", "5c", "6c"], 780, 250, step=20)
+    table.fan(["Kd", "2s", "7h", "Qc", "4d"], 600, 470, spread=40)
+    snapshot = Reconstructor(RULES)(*table.measure(), table.width, table.height)
+    assert sorted(_melds(snapshot)) == ["3c 4c 5c 6c", "9s 9d 9c"]
+    assert _hand(snapshot) == sorted(["Kd", "2s", "7h", "Qc", "4d"])
+    assert snapshot.hand_score(_seat(snapshot)).points == sum(
+        RULES.card_points(c) for c in parse_cards("Kd 2s 7h Qc 4d")
+    )
+
+
+def test_a_player_who_went_out_has_melds_and_no_hand(mini_table) -> None:  # type: ignore[no-untyped-def]
+    table = mini_table()
+    table.row(["9s", "9d", "9c"], 420, 300, step=20)
+    table.row(["3c", "4c", "5c", "6c"], 780, 300, step=20)
+    table.row(["Jh", "Js", "Jd"], 600, 520, step=20)
+    snapshot = Reconstructor(RULES)(*table.measure(), table.width, table.height)
+    assert sorted(_melds(snapshot)) == ["3c 4c 5c 6c", "9s 9d 9c", "Jh Js Jd"]
+    assert _hand(snapshot) == []
+
+
+def test_an_illegal_meld_stays_a_meld_with_reasons(mini_table) -> None:  # type: ignore[no-untyped-def]
+    table = mini_table()
+    table.row(["9s", "9d", "8c"], 420, 300, step=20)
+    table.row(["3c", "4c", "5c", "6c"], 780, 300, step=20)
+    table.card("Kd", 600, 530)
+    snapshot = Reconstructor(RULES)(*table.measure(), table.width, table.height)
+    seat = _seat(snapshot)
+    assert sorted(_melds(snapshot)) == ["3c 4c 5c 6c", "9s 9d 8c"]
+    verdicts = {
+        " ".join(map(str, cards)): v
+        for cards, v in zip(snapshot.meld_cards(seat), snapshot.meld_verdicts(seat), strict=True)
+    }
+    assert not verdicts["9s 9d 8c"].legal and verdicts["9s 9d 8c"].reasons
+    assert _hand(snapshot) == ["Kd"]
+
+
+def test_loose_cards_are_the_hand_in_a_hand_scan(mini_table) -> None:  # type: ignore[no-untyped-def]
+    table = mini_table()
+    table.card("Ah", 300, 300, 10)
+    table.card("10s", 700, 350, -30)
+    table.card("JK", 500, 650, 80)
+    snapshot = Reconstructor(RULES, role="hand")(*table.measure(), table.width, table.height)
+    assert _hand(snapshot) == ["10s", "Ah", "JK"]
+    assert snapshot.hand_score(_seat(snapshot)).points == sum(
+        RULES.card_points(c) for c in parse_cards("Ah 10s JK")
+    )
+
+
+def test_configured_zones_assign_rows_to_seats(mini_table) -> None:  # type: ignore[no-untyped-def]
+    table = mini_table()
+    table.row(["9s", "9d", "9c"], 600, 200, step=20, angle=180)  # seat 1, across the table
+    table.card("2d", 600, 330, 180)
+    table.row(["3c", "4c", "5c", "6c"], 600, 620, step=20)  # seat 0, near the camera
+    table.card("Kd", 600, 800)
+    zones = ZoneConfig.from_json(
+        {
+            "zones": [
+                {"seat": 0, "polygon": [[0, 0.5], [1, 0.5], [1, 1], [0, 1]]},
+                {"seat": 1, "polygon": [[0, 0], [1, 0], [1, 0.5], [0, 0.5]]},
+            ]
+        }
+    )
+    snapshot = Reconstructor(RULES, zones=zones)(*table.measure(), table.width, table.height)
+    assert _melds(snapshot, 0) == ["3c 4c 5c 6c"] and _hand(snapshot, 0) == ["Kd"]
+    assert _melds(snapshot, 1) == ["9s 9d 9c"] and _hand(snapshot, 1) == ["2d"]
+
+
+def test_default_sectors_split_the_table_between_players(mini_table) -> None:  # type: ignore[no-untyped-def]
+    table = mini_table(width=1600, height=1600, scale=1.2)
+    # Four players around a square table, each with one meld and one loose card.
+    areas = [(800, 1250, 0), (350, 800, 90), (800, 350, 180), (1250, 800, 270)]
+    melds = [["3c", "3d", "3s"], ["8d", "8h", "8s"], ["Qs", "Qh", "Qd"], ["7d", "7c", "7s"]]
+    loose = ["Kd", "2s", "9h", "Jc"]
+    for (x, y, angle), meld, card in zip(areas, melds, loose, strict=True):
+        table.row(meld, x, y, step=20, angle=angle)
+        table.card(card, x + 0, y, angle)  # placed below, towards the player, in the card frame
+        name, _, _, a, up = table.placed[-1]
+        r = math.radians(angle)
+        table.placed[-1] = (name, x - 200 * math.sin(r), y + 200 * math.cos(r), a, up)
+    snapshot = Reconstructor(RULES, players=4)(*table.measure(), table.width, table.height)
+    got = sorted(
+        (tuple(_melds(snapshot, s.seat)), tuple(_hand(snapshot, s.seat))) for s in snapshot.seats
+    )
+    want = sorted(((" ".join(m),), (c,)) for m, c in zip(melds, loose, strict=True))
+    assert got == want
+    # Seat 0 is the sector at the bottom of the frame.
+    assert _hand(snapshot, 0) == ["Kd"]
+
+
+def test_zone_config_is_validated() -> None:
+    with pytest.raises(ValueError, match="polygon"):
+        ZoneConfig.from_json({"zones": [{"seat": 0}]})
+    with pytest.raises(ValueError, match="3 points"):
+        ZoneConfig.from_json({"zones": [{"seat": 0, "polygon": [[0, 0], [1, 1]]}]})

@@ -1,0 +1,151 @@
+"""`shanghai scan | watch | score IMAGE | check IMAGE`: exit codes, JSON keys, one-line
+errors. The models are replaced by the ground-truth pipeline of a hand-placed table
+(the real models are exercised in test_models.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from shanghai.cli import vision_commands
+from shanghai.cli.main import main
+from shanghai.vision.pipeline import CardPipeline, models_installed
+from shanghai.vision.reconstruct import Reconstructor
+from shanghai.vision.snapshot import TableSnapshot
+
+
+class _FakePipeline:
+    """Stands in for `CardPipeline`: every frame shows the same hand-placed table."""
+
+    def __init__(self, table: Any, reconstructor: Reconstructor) -> None:
+        self.table = table
+        self.reconstructor = reconstructor
+
+    def __call__(self, frame: np.ndarray) -> TableSnapshot:
+        readings, boxes = self.table.measure()
+        return self.reconstructor(readings, boxes, frame.shape[1], frame.shape[0])
+
+
+@pytest.fixture
+def fake_models(monkeypatch: pytest.MonkeyPatch, mini_table: Any) -> None:
+    table = mini_table()
+    table.row(["4h", "5h", "JK", "7h"], 600, 300, step=20)
+    table.card("Kd", 600, 520)
+
+    def load(
+        models_dir: Any = None,
+        *,
+        rules: Any = None,
+        players: int = 1,
+        zones: Any = None,
+        role: str = "auto",
+        threads: Any = None,
+    ) -> Any:
+        return _FakePipeline(table, Reconstructor(rules, players, zones, role))
+
+    monkeypatch.setattr(CardPipeline, "load", staticmethod(load))
+
+
+@pytest.fixture
+def photo(tmp_path: Path) -> Path:
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), np.full((900, 1200, 3), 40, np.uint8))
+    return path
+
+
+def test_scan_json_one_object_per_image(
+    fake_models: None, photo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["scan", str(photo), str(photo), "--variant", "shanghai", "--json"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2
+    data = json.loads(lines[0])
+    assert data["image"] == str(photo)
+    assert sorted(c["card"] for c in data["cards"]) == ["4h", "5h", "7h", "JK", "Kd"]
+    assert all(0 <= c["confidence"] <= 1 for c in data["cards"])
+    assert [m["cards"] for m in data["melds"]] == [["4h", "5h", "JK", "7h"]]
+    assert data["melds"][0]["legal"] is True
+    assert data["hands"][0]["cards"] == ["Kd"] and data["hands"][0]["points"] == 10
+
+
+def test_scan_text_and_annotations(
+    fake_models: None, photo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "annotated"
+    assert main(["scan", str(photo), "--variant", "shanghai", "--annotate", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "5 cards" in text and "4h 5h JK 7h — ok" in text and "hand: Kd (10 points)" in text
+    assert (out / "table.jpg").is_file()
+
+
+def test_scan_bad_file_is_one_line_and_exit_2(
+    fake_models: None, photo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "notes.jpg"
+    bad.write_text("not an image")
+    assert main(["scan", str(bad), str(photo), "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and "not a readable image" in captured.err
+    assert len(captured.out.strip().splitlines()) == 1  # the good image is still scanned
+
+
+def test_score_and_check_take_a_photo(
+    fake_models: None, photo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["score", str(photo), "--variant", "shanghai", "--json"]) == 0
+    score = json.loads(capsys.readouterr().out)
+    assert score["points"] == 5 + 5 + 50 + 5 + 10 and sorted(score["cards"]) == sorted(
+        ["4h", "5h", "JK", "7h", "Kd"]
+    )
+    status = main(["check", str(photo), "--variant", "shanghai", "--round", "1", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert status == 1 and report["valid"] is False and report["reasons"]
+    assert next(m["cards"] for m in report["melds"]) == ["4h", "5h", "JK", "7h"]
+
+
+def test_score_text_still_works(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "7h 10s", "--variant", "shanghai", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["points"] == 15
+
+
+@pytest.mark.skipif(models_installed(), reason="checks the message shown without the model")
+def test_missing_model_is_one_line(photo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["scan", str(photo)]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err.strip()
+        == "shanghai: error: the card model is not installed: models/cards-detector.onnx"
+    )
+
+
+def test_watch_camera_that_cannot_be_opened(
+    fake_models: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["watch", "97"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "camera 97" in err
+
+
+def test_watch_prints_the_stable_state(
+    fake_models: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    video = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (320, 240))
+    for _ in range(30):
+        writer.write(np.full((240, 320, 3), 60, np.uint8))
+    writer.release()
+    assert main(["watch", str(video), "--variant", "shanghai", "--hold", "0.5", "--json"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.strip().splitlines()]
+    assert len(lines) == 1  # the state held still: printed once
+    assert lines[0]["stable"] is True and lines[0]["stability"] == 1.0
+    assert [m["cards"] for m in lines[0]["melds"]] == [["4h", "5h", "JK", "7h"]]
+
+
+def test_looks_like_image() -> None:
+    assert vision_commands.looks_like_image("photo.JPG")
+    assert not vision_commands.looks_like_image("7h 8h 9h")

@@ -1,0 +1,147 @@
+"""The model pipeline: a frame in, a `TableSnapshot` out.
+
+`CardModels` loads the two ONNX models once (the detector that locates cards and
+index corners, the reader that names each index from a full-resolution crop) and turns
+a frame into `IndexReadings` plus card boxes. `CardPipeline` adds the reconstruction
+(`Reconstructor`); `with_table` gives a pipeline for other rules or seats that shares the
+loaded models, so many images cost one model load.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from shanghai.engine.variants import Rules
+
+from .crops import CROP_SIZE, square_crop
+from .onnx_models import OnnxClassifier, OnnxDetector
+from .readings import IndexReadings, restrict_probabilities
+from .reconstruct import Reconstructor
+from .snapshot import TableSnapshot
+from .zones import ZoneConfig
+
+__all__ = [
+    "DETECTOR_FILE",
+    "READER_FILE",
+    "CardModels",
+    "CardPipeline",
+    "ModelMissingError",
+    "default_models_dir",
+    "model_paths",
+    "models_installed",
+]
+
+Frame = npt.NDArray[np.uint8]
+DETECTOR_FILE = "cards-detector.onnx"
+READER_FILE = "cards-reader.onnx"
+
+
+class ModelMissingError(FileNotFoundError):
+    """The card models are not installed (say which file, so a person can fix it)."""
+
+
+def default_models_dir() -> Path:
+    """The `models/` folder that ships with the package (`shanghai.models`)."""
+    return Path(str(resources.files("shanghai.models")))
+
+
+def model_paths(models_dir: str | Path | None = None) -> tuple[Path, Path]:
+    folder = Path(models_dir) if models_dir is not None else default_models_dir()
+    return folder / DETECTOR_FILE, folder / READER_FILE
+
+
+def models_installed(models_dir: str | Path | None = None) -> bool:
+    return all(p.is_file() for p in model_paths(models_dir))
+
+
+class CardModels:
+    """Detector + reader, loaded once; `read(frame)` -> (readings, (M, 4) card boxes)."""
+
+    def __init__(
+        self,
+        models_dir: str | Path | None = None,
+        *,
+        threads: int | None = None,
+        conf: float = 0.25,
+        iou: float = 0.6,
+    ) -> None:
+        detector_path, reader_path = model_paths(models_dir)
+        for path in (detector_path, reader_path):
+            if not path.is_file():
+                shown = path if models_dir is not None else Path("models") / path.name
+                raise ModelMissingError(f"the card model is not installed: {shown}")
+        self.detector = OnnxDetector(detector_path, threads=threads)
+        self.reader = OnnxClassifier(reader_path, threads=threads)
+        self.conf = conf
+        self.iou = iou
+        self.name = f"{detector_path.name} + {reader_path.name}"
+
+    def locate(
+        self, frame: Frame
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """(index boxes (N, 4), their confidences (N,), card boxes (M, 4))."""
+        found = self.detector(frame, conf=self.conf, iou=self.iou)
+        indices = found.of_class("index")
+        cards = found.of_class("card")
+        return indices.xyxy, indices.confidence, cards.xyxy
+
+    def read(
+        self, frame: Frame, rules: Rules | None = None
+    ) -> tuple[IndexReadings, npt.NDArray[np.float32]]:
+        index_xyxy, index_conf, card_xyxy = self.locate(frame)
+        if len(index_xyxy) == 0:
+            return IndexReadings.empty(), card_xyxy
+        crops = [
+            square_crop(frame, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), size=CROP_SIZE)
+            for b in index_xyxy
+        ]
+        probabilities = restrict_probabilities(self.reader(crops), self.reader.names, rules)
+        best = probabilities.argmax(axis=1)
+        reading = probabilities[np.arange(len(best)), best]
+        keep = reading > 0
+        names = tuple(self.reader.names[int(k)] for k in best[keep])
+        confidence = (index_conf[keep] * reading[keep]).astype(np.float32)
+        return IndexReadings(index_xyxy[keep], names, confidence), card_xyxy
+
+
+@dataclass(frozen=True)
+class CardPipeline:
+    """Frame -> `TableSnapshot` with loaded models and a table description."""
+
+    models: CardModels
+    reconstructor: Reconstructor = field(default_factory=Reconstructor)
+
+    @classmethod
+    def load(
+        cls,
+        models_dir: str | Path | None = None,
+        *,
+        rules: Rules | None = None,
+        players: int = 1,
+        zones: ZoneConfig | None = None,
+        role: str = "auto",
+        threads: int | None = None,
+    ) -> CardPipeline:
+        models = CardModels(models_dir, threads=threads)
+        return cls(models, Reconstructor(rules, players, zones, role))
+
+    def with_table(
+        self,
+        *,
+        rules: Rules | None = None,
+        players: int = 1,
+        zones: ZoneConfig | None = None,
+        role: str = "auto",
+    ) -> CardPipeline:
+        return CardPipeline(self.models, Reconstructor(rules, players, zones, role))
+
+    def __call__(self, frame: Frame) -> TableSnapshot:
+        if frame.ndim != 3 or frame.shape[0] == 0 or frame.shape[1] == 0:
+            raise ValueError("the frame is empty")
+        readings, card_boxes = self.models.read(frame, self.reconstructor.rules)
+        return self.reconstructor(readings, card_boxes, frame.shape[1], frame.shape[0])

@@ -1,0 +1,118 @@
+"""Read card indices: each located index with the card name the reader gave it.
+
+`IndexReadings` is the boundary between the models and the card logic: the oracle
+(ground truth from generated scenes) and the model pipeline both produce it, so the
+logic after it is tested without a model. `restrict_probabilities` keeps the reader to
+the cards a game can hold: a variant's deck (with its wilds and removed cards), or,
+without a variant, the deck family that the frame's readings agree on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from shanghai.engine.cards import Card, DeckFamily
+from shanghai.engine.errors import CardParseError
+from shanghai.engine.variants import Rules
+
+__all__ = [
+    "IndexReadings",
+    "family_mask",
+    "infer_family",
+    "restrict_probabilities",
+    "rules_mask",
+]
+
+FloatArray = npt.NDArray[np.float32]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class IndexReadings:
+    """N read indices: `xyxy` (N, 4) float32 pixels, `names` (N,) engine card notation,
+    `confidence` (N,) float32 in 0..1 (locating x reading)."""
+
+    xyxy: FloatArray
+    names: tuple[str, ...]
+    confidence: FloatArray
+    cards: tuple[Card, ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        xyxy = np.asarray(self.xyxy, dtype=np.float32).reshape(-1, 4)
+        confidence = np.asarray(self.confidence, dtype=np.float32).reshape(-1)
+        if not len(xyxy) == len(self.names) == len(confidence):
+            raise ValueError(
+                f"readings need aligned arrays: {len(xyxy)} boxes, {len(self.names)} names, "
+                f"{len(confidence)} confidences"
+            )
+        object.__setattr__(self, "xyxy", xyxy)
+        object.__setattr__(self, "confidence", confidence)
+        object.__setattr__(self, "names", tuple(self.names))
+        object.__setattr__(self, "cards", tuple(Card.parse(n) for n in self.names))
+
+    @classmethod
+    def empty(cls) -> IndexReadings:
+        return cls(np.zeros((0, 4), np.float32), (), np.zeros(0, np.float32))
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    @property
+    def centers(self) -> FloatArray:
+        """(N, 2) box centres."""
+        return ((self.xyxy[:, :2] + self.xyxy[:, 2:]) / 2).astype(np.float32)
+
+    @property
+    def sizes(self) -> FloatArray:
+        """(N,) longer side of each box: the index's size whatever its rotation."""
+        wh = self.xyxy[:, 2:] - self.xyxy[:, :2]
+        return wh.max(axis=1).astype(np.float32)
+
+
+def _card_or_none(name: str) -> Card | None:
+    try:
+        return Card.parse(name)
+    except CardParseError:
+        return None
+
+
+def family_mask(names: Sequence[str], family: DeckFamily) -> BoolArray:
+    """(C,) True for the reader classes of one deck family."""
+    cards = [_card_or_none(n) for n in names]
+    return np.array([c is not None and c.family is family for c in cards], dtype=bool)
+
+
+def rules_mask(names: Sequence[str], rules: Rules) -> BoolArray:
+    """(C,) True for the reader classes a variant's shoe can hold."""
+    cards = [_card_or_none(n) for n in names]
+    return np.array([c is not None and rules.accepts(c) for c in cards], dtype=bool)
+
+
+def infer_family(probabilities: FloatArray, names: Sequence[str]) -> DeckFamily:
+    """The deck family that the (N, C) readings put most probability on (one frame holds
+    one game's cards, so one family)."""
+    standard = family_mask(names, DeckFamily.STANDARD)
+    rook = family_mask(names, DeckFamily.ROOK)
+    if float(probabilities[:, rook].sum()) > float(probabilities[:, standard].sum()):
+        return DeckFamily.ROOK
+    return DeckFamily.STANDARD
+
+
+def restrict_probabilities(
+    probabilities: FloatArray, names: Sequence[str], rules: Rules | None
+) -> FloatArray:
+    """(N, C) probabilities with the classes the game cannot hold set to 0, so the
+    arg-max is the best card that can really be on this table. Rows are not renormalised:
+    the kept value stays the reader's own probability (an honest confidence)."""
+    if len(probabilities) == 0:
+        return probabilities
+    if rules is not None:
+        mask = rules_mask(names, rules)
+    else:
+        mask = family_mask(names, infer_family(probabilities, names))
+    kept: FloatArray = np.where(mask[None, :], probabilities, 0.0).astype(np.float32)
+    return kept

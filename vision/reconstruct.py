@@ -1,0 +1,74 @@
+"""From readings to a `TableSnapshot`: identification, rows, seats.
+
+The one path that both the model pipeline and the ground-truth oracle take, so the
+logic a player relies on is the logic the tests check.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from shanghai.engine.variants import Rules
+
+from .layout import RowGrouper
+from .physical import CardIdentifier
+from .readings import IndexReadings
+from .seating import Seating
+from .snapshot import SeenCard, TableSnapshot
+from .zones import ZoneConfig
+
+__all__ = ["Reconstructor"]
+
+
+@dataclass(frozen=True)
+class Reconstructor:
+    """`rules` (a variant resolved for the players) enables shoe checks and verdicts;
+    `players` > 1 or `zones` place rows at several seats."""
+
+    rules: Rules | None = None
+    players: int = 1
+    zones: ZoneConfig | None = None
+    role: str = "auto"
+    """What the rows are: `auto`, `melds` (a lay-down) or `hand` (see `Seating`)."""
+    identifier: CardIdentifier = field(default_factory=CardIdentifier)
+    grouper: RowGrouper = field(default_factory=RowGrouper)
+
+    def __call__(
+        self,
+        readings: IndexReadings,
+        card_boxes: npt.NDArray[np.float32],
+        width: int,
+        height: int,
+    ) -> TableSnapshot:
+        """`card_boxes` is (M, 4) xyxy of the face-up cards found."""
+        identifier = self.identifier
+        if identifier.rules is not self.rules:
+            identifier = CardIdentifier(
+                centre_tolerance=identifier.centre_tolerance,
+                min_spread=identifier.min_spread,
+                corner_gap=identifier.corner_gap,
+                box_margin=identifier.box_margin,
+                max_corners=identifier.max_corners,
+                require_card_box=identifier.require_card_box,
+                rules=self.rules,
+            )
+        found = identifier.identify(readings, card_boxes)
+        seating = Seating(
+            players=self.players,
+            zones=self.zones,
+            rules=self.rules,
+            grouper=self.grouper,
+            role=self.role,
+        )
+        seats, notes = seating.arrange(found.cards, width, height)
+        seen = tuple(SeenCard(c.card, c.confidence, c.xyxy, c.excess) for c in found.cards)
+        warnings = list(found.warnings) + notes
+        if found.ignored_indices:
+            n = found.ignored_indices
+            warnings.append(
+                f"{n} read ind{'ices' if n != 1 else 'ex'} ignored (no card holds them)"
+            )
+        return TableSnapshot(width, height, seen, tuple(seats), tuple(warnings), self.rules)

@@ -1,0 +1,152 @@
+"""`TableSnapshot`: what one frame shows, in engine types only, with the engine's verdicts.
+
+Every card is an engine `Card` with its confidence and location; each seat holds its
+melds (card positions in table order, so a joker's place in a run is known) and its
+hand. Verdicts come from the engine and nowhere else: `check_meld(..., ordered=True)`
+per meld, `check_lay_down(..., ordered=True)` for a seat's melds against a round's
+contract, `score_hand` for the hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from shanghai.engine.cards import Card
+from shanghai.engine.contracts import LayDownReport, check_lay_down
+from shanghai.engine.errors import IllegalMeldError, ShanghaiError
+from shanghai.engine.melds import Meld, check_meld
+from shanghai.engine.scoring import HandScore, score_hand
+from shanghai.engine.variants import Rules
+
+__all__ = ["MeldVerdict", "SeatSnapshot", "SeenCard", "TableSnapshot", "meld_verdict"]
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class SeenCard:
+    """A physical card: the face, how sure the reading is, and where it lies (pixels)."""
+
+    card: Card
+    confidence: float
+    xyxy: Box
+    excess: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MeldVerdict:
+    """The engine's word on one meld as it lies: the `Meld` if legal, else reasons."""
+
+    meld: Meld | None
+    reasons: tuple[str, ...]
+
+    @property
+    def legal(self) -> bool:
+        return self.meld is not None
+
+
+def meld_verdict(cards: Sequence[Card], rules: Rules, *, at_lay_down: bool = False) -> MeldVerdict:
+    """Check cards in table order. Round-end melds may have grown by lay-offs, so the
+    default uses the variant's limits for melds after the lay-down."""
+    try:
+        return MeldVerdict(check_meld(cards, rules, ordered=True, at_lay_down=at_lay_down), ())
+    except IllegalMeldError as exc:
+        return MeldVerdict(None, tuple(exc.reasons))
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSnapshot:
+    """One seat: `melds` as tuples of card positions (into `TableSnapshot.cards`) in
+    table order, `hand` the positions of its loose cards."""
+
+    seat: int
+    melds: tuple[tuple[int, ...], ...]
+    hand: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TableSnapshot:
+    """Everything read in one frame. `cards` holds every card read (also those outside
+    every zone); `seats` only the cards placed at a seat. `rules` (when a variant is
+    known) enables the verdicts."""
+
+    width: int
+    height: int
+    cards: tuple[SeenCard, ...]
+    seats: tuple[SeatSnapshot, ...]
+    warnings: tuple[str, ...] = ()
+    rules: Rules | None = None
+
+    def meld_cards(self, seat: SeatSnapshot) -> list[list[Card]]:
+        return [[self.cards[i].card for i in meld] for meld in seat.melds]
+
+    def hand_cards(self, seat: SeatSnapshot) -> list[Card]:
+        return [self.cards[i].card for i in seat.hand]
+
+    @property
+    def placed(self) -> list[int]:
+        """Positions of the cards placed at some seat."""
+        out = [i for seat in self.seats for meld in seat.melds for i in meld]
+        return out + [i for seat in self.seats for i in seat.hand]
+
+    def _need_rules(self) -> Rules:
+        if self.rules is None:
+            raise ShanghaiError("a variant is needed to check melds and score hands")
+        return self.rules
+
+    def meld_verdicts(self, seat: SeatSnapshot) -> list[MeldVerdict]:
+        rules = self._need_rules()
+        return [meld_verdict(cards, rules) for cards in self.meld_cards(seat)]
+
+    def lay_down(self, seat: SeatSnapshot, round_number: int) -> LayDownReport:
+        """The seat's melds as a lay-down for round `round_number`'s contract."""
+        return check_lay_down(self.meld_cards(seat), self._need_rules(), round_number, ordered=True)
+
+    def hand_score(self, seat: SeatSnapshot) -> HandScore:
+        return score_hand(self.hand_cards(seat), self._need_rules())
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data: cards with `card` and `confidence`, melds and hands per seat (card
+        names in table order, and positions into `cards`), verdicts when known."""
+        seats = []
+        for seat in self.seats:
+            entry: dict[str, Any] = {
+                "seat": seat.seat,
+                "melds": [
+                    {"cards": [str(c) for c in cards], "positions": list(meld)}
+                    for cards, meld in zip(self.meld_cards(seat), seat.melds, strict=True)
+                ],
+                "hand": [str(c) for c in self.hand_cards(seat)],
+                "hand_positions": list(seat.hand),
+            }
+            if self.rules is not None:
+                for meld_json, verdict in zip(
+                    entry["melds"], self.meld_verdicts(seat), strict=True
+                ):
+                    meld_json["legal"] = verdict.legal
+                    meld_json["reasons"] = list(verdict.reasons)
+                    if verdict.meld is not None:
+                        meld_json["description"] = verdict.meld.describe(self.rules.variant.family)
+                try:
+                    entry["points"] = self.hand_score(seat).points
+                except ShanghaiError:
+                    entry["points"] = None
+            seats.append(entry)
+        return {
+            "width": self.width,
+            "height": self.height,
+            "cards": [
+                {
+                    "card": str(c.card),
+                    "confidence": round(c.confidence, 4),
+                    "xyxy": [round(v, 1) for v in c.xyxy],
+                    **({"excess": True} if c.excess else {}),
+                }
+                for c in self.cards
+            ],
+            "seats": seats,
+            "warnings": list(self.warnings),
+            "variant": self.rules.variant.name if self.rules else None,
+        }

@@ -1,0 +1,176 @@
+"""Seat zones: which player a row of cards belongs to.
+
+Configured zones are polygons in fractions of the frame (0..1, so one configuration
+serves any resolution), one per seat, written as JSON:
+
+    {"zones": [{"seat": 0, "polygon": [[0, 0.5], [1, 0.5], [1, 1], [0, 1]]},
+               {"seat": 1, "polygon": [[0, 0], [1, 0], [1, 0.5], [0, 0.5]]}]}
+
+Without a configuration:
+- one player (a scan of one player's cards): the scanning area is the cluster of
+  cards nearest the frame centre; cards separated from it by more than `area_gap` card
+  lengths (another player's cards at the edge of the photo) are left out;
+- N players (a camera over the whole table): N equal sectors around the centre of the
+  cards, turned so that the boundaries run through the emptiest directions; seat 0 is
+  the sector nearest the bottom of the frame, then clockwise.
+
+Each zone also knows where its player sits (`towards_player`), which decides which
+row is the hand: for sectors, outwards from the table's centre; for a polygon or one
+scanning area, the side the cards' indices point away from.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["SeatZone", "ZoneConfig", "sector_zones"]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatZone:
+    """One seat's area. `polygon` is (K, 2) in frame pixels; `towards_player` a unit
+    vector (or None: take it from the cards)."""
+
+    seat: int
+    polygon: tuple[tuple[float, float], ...]
+    towards_player: tuple[float, float] | None = None
+
+    def contains(self, point: tuple[float, float]) -> bool:
+        contour = np.asarray(self.polygon, dtype=np.float32).reshape(-1, 1, 2)
+        return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneConfig:
+    """Zones as configured: polygons in frame fractions, per seat."""
+
+    polygons: tuple[tuple[int, tuple[tuple[float, float], ...]], ...]
+
+    def __post_init__(self) -> None:
+        seats = [seat for seat, _ in self.polygons]
+        if len(set(seats)) != len(seats):
+            raise ValueError("each seat may have one zone")
+        for seat, polygon in self.polygons:
+            if len(polygon) < 3:
+                raise ValueError(f"zone of seat {seat} needs at least 3 points")
+            if any(not (-0.5 <= x <= 1.5 and -0.5 <= y <= 1.5) for x, y in polygon):
+                raise ValueError(f"zone of seat {seat}: points are fractions of the frame (0..1)")
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ZoneConfig:
+        try:
+            items = [
+                (int(z["seat"]), tuple((float(x), float(y)) for x, y in z["polygon"]))
+                for z in data["zones"]
+            ]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(
+                'zones must look like {"zones": [{"seat": 0, "polygon": [[x, y], ...]}]}'
+            ) from exc
+        return cls(tuple(items))
+
+    @classmethod
+    def load(cls, path: str | Path) -> ZoneConfig:
+        try:
+            data = json.loads(Path(path).read_text())
+        except (OSError, json.JSONDecodeError) as exc:
+            raise ValueError(f"{path}: cannot read zones ({exc})") from None
+        return cls.from_json(data)
+
+    def zones(self, width: int, height: int) -> list[SeatZone]:
+        return [
+            SeatZone(seat, tuple((x * width, y * height) for x, y in polygon))
+            for seat, polygon in self.polygons
+        ]
+
+
+def sector_zones(
+    points: FloatArray, players: int, width: int, height: int, *, weights: FloatArray | None = None
+) -> list[SeatZone]:
+    """`players` equal sectors around the centre of `points` (N, 2), boundaries turned
+    to the directions with the fewest points near them."""
+    if players < 2:
+        raise ValueError("sectors need at least 2 players")
+    pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    if len(pts):
+        centre = (pts.min(axis=0) + pts.max(axis=0)) / 2
+    else:
+        centre = np.array([width / 2, height / 2])
+    w = np.ones(len(pts)) if weights is None else np.asarray(weights, dtype=np.float64)
+    span = 360.0 / players
+    angles = np.degrees(np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])) % 360
+    best_phase, best_score = 0.0, -1.0
+    for phase in np.arange(0.0, span, 1.0):
+        offset = (angles - phase) % span
+        clearance = np.minimum(offset, span - offset)
+        score = float((np.minimum(clearance, span / 4) * w).sum())
+        if score > best_score:
+            best_phase, best_score = float(phase), score
+    # Seat 0 is the sector holding the bottom of the frame (90 degrees in image
+    # coordinates, y down); seats go on clockwise on screen (increasing angle).
+    first = best_phase + span * math.floor((90.0 - best_phase) / span)
+    reach = 4.0 * max(width, height)
+    zones = []
+    for seat in range(players):
+        start = first + seat * span
+        steps = np.linspace(start, start + span, 9)
+        rim = [
+            (
+                centre[0] + reach * math.cos(math.radians(a)),
+                centre[1] + reach * math.sin(math.radians(a)),
+            )
+            for a in steps
+        ]
+        mid = math.radians(start + span / 2)
+        zones.append(
+            SeatZone(
+                seat,
+                ((float(centre[0]), float(centre[1])), *rim),
+                (math.cos(mid), math.sin(mid)),
+            )
+        )
+    return zones
+
+
+def nearest_area(
+    boxes: Sequence[tuple[float, float, float, float]], gap: float, width: int, height: int
+) -> list[int]:
+    """Indices of the boxes in the cluster nearest the frame centre, clusters being
+    boxes linked by gaps of at most `gap` pixels."""
+    n = len(boxes)
+    if n == 0:
+        return []
+    arr = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
+    dx = np.maximum(
+        0, np.maximum(arr[:, None, 0] - arr[None, :, 2], arr[None, :, 0] - arr[:, None, 2])
+    )
+    dy = np.maximum(
+        0, np.maximum(arr[:, None, 1] - arr[None, :, 3], arr[None, :, 1] - arr[:, None, 3])
+    )
+    linked = np.hypot(dx, dy) <= gap
+    label = -np.ones(n, dtype=int)
+    for start in range(n):
+        if label[start] >= 0:
+            continue
+        stack = [start]
+        label[start] = start
+        while stack:
+            i = stack.pop()
+            for j in np.nonzero(linked[i] & (label < 0))[0]:
+                label[j] = start
+                stack.append(int(j))
+    centres = (arr[:, :2] + arr[:, 2:]) / 2
+    dist = np.hypot(centres[:, 0] - width / 2, centres[:, 1] - height / 2)
+    best = int(label[int(np.argmin(dist))])
+    return [i for i in range(n) if label[i] == best]
