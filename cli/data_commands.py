@@ -101,7 +101,10 @@ def _generate(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from exc
     if args.tiles_per_scene < 1:
         raise UsageError("--tiles-per-scene must be at least 1")
-    summary = generate(cfg, progress=not args.quiet)
+    try:
+        summary = generate(cfg, progress=not args.quiet)
+    except RuntimeError as exc:
+        raise UsageError(str(exc)) from None
     written = f"{summary.crops} crops" if args.kind == "crops" else f"{summary.images} images"
     splits = ", ".join(f"{k} {v}" for k, v in sorted(summary.per_split.items()))
     print(f"wrote {written} ({splits}) to {cfg.root}")

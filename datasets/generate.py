@@ -22,6 +22,8 @@ import json
 import multiprocessing
 import time
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,6 +52,8 @@ __all__ = ["KINDS", "GenerateConfig", "GenerateSummary", "generate", "item_rng",
 KINDS: tuple[str, ...] = ("scenes", "tiles", "crops", "roundend")
 _KIND_CODES = {kind: i + 1 for i, kind in enumerate(KINDS)}
 DETECT_KINDS = ("scenes", "tiles", "roundend")
+WORKER_TASKS = 100
+"""Items a worker process renders before it is replaced."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -263,8 +267,20 @@ def generate(cfg: GenerateConfig, *, progress: bool = True) -> GenerateSummary:
         results = map(work, range(cfg.n))
         _collect(summary, results, bar)
     else:
-        with multiprocessing.Pool(cfg.workers) as pool:
-            _collect(summary, pool.imap_unordered(work, range(cfg.n), chunksize=2), bar)
+        # Workers are replaced every WORKER_TASKS items so no process grows without bound
+        # (a worker killed for memory once left multiprocessing.Pool waiting forever);
+        # a worker that dies anyway ends the run with an error instead of a hang.
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(
+            cfg.workers, mp_context=context, max_tasks_per_child=WORKER_TASKS
+        ) as pool:
+            try:
+                _collect(summary, pool.map(work, range(cfg.n), chunksize=2), bar)
+            except BrokenProcessPool:
+                raise RuntimeError(
+                    "a generator worker died (out of memory?); items are deterministic, "
+                    "so rerun the same command, or use fewer --workers"
+                ) from None
     bar.close()
     summary.seconds = time.perf_counter() - start
     (cfg.root / "manifest.json").write_text(json.dumps(_manifest(cfg, summary), indent=1))
