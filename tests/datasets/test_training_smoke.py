@@ -7,6 +7,7 @@ ONNX files works offline, and that `vision.onnx_models` decodes like ultralytics
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -19,9 +20,14 @@ from shanghai.engine.cards import CARD_CLASSES
 from shanghai.vision.onnx_models import OnnxClassifier, OnnxDetector
 
 # ultralytics patches PIL.Image.open when imported, which would change what other tests
-# see; `make test` runs the `train`-marked tests in a pytest process of their own.
-pytestmark = pytest.mark.train
-ultralytics = pytest.importorskip("ultralytics", reason="needs the `train` extra")
+# see. So it is imported only inside these tests (never at collection, which happens even
+# when the marker is deselected), and `make test` runs `-m train` in its own process.
+pytestmark = [
+    pytest.mark.train,
+    pytest.mark.skipif(
+        importlib.util.find_spec("ultralytics") is None, reason="needs the `train` extra"
+    ),
+]
 
 SHANGHAI = [sys.executable, "-m", "shanghai.cli.main"]
 
@@ -88,12 +94,13 @@ def test_detector_preprocessing_and_raw_outputs_match_pytorch(shipped: Path) -> 
     """Our letterbox equals ultralytics' LetterBox, and ONNX Runtime on our input gives
     the raw outputs PyTorch gives with the `.pt` weights."""
     import torch
+    from ultralytics import YOLO
     from ultralytics.data.augment import LetterBox
 
     from shanghai.vision.onnx_models import letterbox
 
     ours = OnnxDetector(shipped / "models" / "cards-detector.onnx")
-    model = ultralytics.YOLO(str(shipped / "models" / "cards-detector.pt")).model.float().eval()
+    model = YOLO(str(shipped / "models" / "cards-detector.pt")).model.float().eval()
     for image in [*_tiles(shipped, 2), _tiles(shipped, 1)[0][:120, :]]:  # one non-square
         size = ours.size_for(image.shape, 160)
         padded, _ = letterbox(image, size, stride=32)
@@ -111,9 +118,11 @@ def test_detector_preprocessing_and_raw_outputs_match_pytorch(shipped: Path) -> 
 def test_detector_decoding_matches_ultralytics_predict(shipped: Path) -> None:
     """Box for box the same as ultralytics predict on the same ONNX file, at a low
     threshold so there are many boxes to compare."""
+    from ultralytics import YOLO
+
     path = shipped / "models" / "cards-detector.onnx"
     ours = OnnxDetector(path)
-    theirs = ultralytics.YOLO(str(path), task="detect")
+    theirs = YOLO(str(path), task="detect")
     compared = 0
     for image in _tiles(shipped, 4):
         mine = ours(image, conf=0.001, iou=0.7, imgsz=160)
@@ -131,8 +140,10 @@ def test_detector_decoding_matches_ultralytics_predict(shipped: Path) -> None:
 
 
 def test_reader_parity_with_ultralytics(shipped: Path) -> None:
+    from ultralytics import YOLO
+
     ours = OnnxClassifier(shipped / "models" / "cards-reader.onnx")
-    theirs = ultralytics.YOLO(str(shipped / "models" / "cards-reader.pt"), task="classify")
+    theirs = YOLO(str(shipped / "models" / "cards-reader.pt"), task="classify")
     crops = [cv2.imread(str(p)) for p in sorted((shipped / "data" / "crops").rglob("*.png"))[:16]]
     assert crops
     mine = ours(crops)
@@ -148,8 +159,6 @@ def test_model_benchmark_runs_on_the_smoke_model(
     shipped: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The accuracy/latency benchmark runs end to end (figures are meaningless here)."""
-    import importlib.util
-
     path = Path(__file__).parents[1] / "benchmarks" / "model_eval.py"
     spec = importlib.util.spec_from_file_location("model_eval", path)
     assert spec is not None and spec.loader is not None
