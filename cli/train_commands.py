@@ -56,12 +56,35 @@ def register(sub: Any) -> None:
             p.add_argument("--to", type=Path, default=Path("models"), help="where to ship")
         p.set_defaults(func=cmd_train)
 
+    p = group.add_parser("export", help="export trained .pt weights to the runtime's ONNX files")
+    p.add_argument("--detector", type=Path, required=True, help="locator weights (.pt)")
+    p.add_argument("--reader", type=Path, required=True, help="reader weights (.pt)")
+    p.add_argument("--to", type=Path, default=Path("models"), help="output folder")
+    p.add_argument("--det-imgsz", type=int, default=416)
+    p.add_argument("--read-imgsz", type=int, default=64)
+    p.set_defaults(func=cmd_export)
+
 
 def _ultralytics_or_fail() -> None:
     try:
         import ultralytics  # noqa: F401
     except ImportError:
         raise UsageError("training needs the `train` extra: pip install -e '.[train]'") from None
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """ONNX files from `.pt` weights: the committed candidate ships only its `.pt`."""
+    _ultralytics_or_fail()
+    from shanghai.datasets.training import export_onnx
+
+    for weights in (args.detector, args.reader):
+        if not weights.is_file():
+            raise UsageError(f"{weights}: no such weights file")
+    to: Path = args.to
+    export_onnx(args.detector, imgsz=args.det_imgsz, dynamic=True, to=to / f"{DETECTOR_FILE}.onnx")
+    export_onnx(args.reader, imgsz=args.read_imgsz, dynamic=True, to=to / f"{READER_FILE}.onnx")
+    print(f"exported {DETECTOR_FILE}.onnx and {READER_FILE}.onnx to {to}")
+    return 0
 
 
 def cmd_train(args: argparse.Namespace) -> int:

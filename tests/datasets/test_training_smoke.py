@@ -163,6 +163,7 @@ def test_model_benchmark_runs_on_the_smoke_model(
     spec = importlib.util.spec_from_file_location("model_eval", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules["model_eval"] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     module.main(
         ["--data", str(shipped / "eval"), "--n", "2", "--models", str(shipped / "models"),
