@@ -14,10 +14,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
+from PIL import Image
 
 from shanghai.engine.cards import Card, DeckFamily, cards_of_family
 
-from .drawing import Box
+from .drawing import SUPERSAMPLE, Box, rounded_alpha
 
 __all__ = [
     "CARD_H_MM",
@@ -80,3 +81,25 @@ class DeckLook(abc.ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
+
+
+def stamp_corners(img: Image.Image, layer: Image.Image, ink: Box) -> tuple[Image.Image, list[Box]]:
+    """Composite an index `layer` at the top-left and, turned, at the bottom-right of a
+    supersampled face; returns the turned layer and both ink boxes."""
+    w, h = img.size
+    turned = layer.rotate(180)
+    img.alpha_composite(layer)
+    img.alpha_composite(turned)
+    return turned, [ink, (w - ink[2], h - ink[3], w - ink[0], h - ink[1])]
+
+
+def finish_face(img: Image.Image, boxes: list[Box], corner_radius: float) -> CardFace:
+    """Shrink a supersampled face to FACE_W x FACE_H with rounded corners, and turn the
+    supersampled ink boxes into face-pixel index boxes with a small margin."""
+    rgba = np.array(img.resize((FACE_W, FACE_H), Image.Resampling.BOX), dtype=np.uint8)
+    rgba[..., 3] = rounded_alpha(FACE_W, FACE_H, corner_radius)
+    pad, s = 2.0, SUPERSAMPLE
+    index_boxes = tuple(
+        (b[0] / s - pad, b[1] / s - pad, b[2] / s + pad, b[3] / s + pad) for b in boxes
+    )
+    return CardFace(rgba=rgba, index_boxes=index_boxes)

@@ -16,8 +16,8 @@ from PIL import Image, ImageDraw, ImageFont
 from shanghai.engine.cards import Card, DeckFamily, Suit
 
 from .backs import BackStyle, render_back
-from .drawing import SUPERSAMPLE, Box, Colour, draw_text, rounded_alpha, union_box
-from .faces import FACE_H, FACE_W, CardFace, DeckLook
+from .drawing import SUPERSAMPLE, Box, Colour, draw_text, union_box
+from .faces import FACE_H, FACE_W, CardFace, DeckLook, finish_face, stamp_corners
 from .fonts import font
 
 __all__ = ["ROOK_STYLES", "CodeRookLook", "RookStyle", "draw_bird"]
@@ -171,16 +171,8 @@ class CodeRookLook(DeckLook):
         self._draw_centre(draw, card)
         layer = Image.new("RGBA", (W, H), (0, 0, 0, 0))
         ink = self._draw_index(ImageDraw.Draw(layer), card)
-        img.alpha_composite(layer)
-        img.alpha_composite(layer.rotate(180))
-        boxes = [ink, (W - ink[2], H - ink[3], W - ink[0], H - ink[1])]
-        rgba = np.array(img.resize((FACE_W, FACE_H), Image.Resampling.BOX), dtype=np.uint8)
-        rgba[..., 3] = rounded_alpha(FACE_W, FACE_H, st.corner_radius)
-        pad = 2.0
-        index_boxes = tuple(
-            (b[0] / S - pad, b[1] / S - pad, b[2] / S + pad, b[3] / S + pad) for b in boxes
-        )
-        return CardFace(rgba=rgba, index_boxes=index_boxes)
+        _, boxes = stamp_corners(img, layer, ink)
+        return finish_face(img, boxes, st.corner_radius)
 
     def render_back(self) -> npt.NDArray[np.uint8]:
         return render_back(self.style.back, self.style.corner_radius)

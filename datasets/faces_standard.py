@@ -19,8 +19,8 @@ from PIL import Image, ImageDraw
 from shanghai.engine.cards import Card, DeckFamily, Suit
 
 from .backs import BackStyle, render_back
-from .drawing import SUPERSAMPLE, Box, Colour, draw_suit, draw_text, rounded_alpha, union_box
-from .faces import FACE_H, FACE_W, CardFace, DeckLook, stable_seed
+from .drawing import SUPERSAMPLE, Box, Colour, draw_suit, draw_text, union_box
+from .faces import FACE_H, FACE_W, CardFace, DeckLook, finish_face, stable_seed, stamp_corners
 from .fonts import font
 
 __all__ = ["STANDARD_STYLES", "CodeStandardLook", "StandardStyle"]
@@ -266,25 +266,14 @@ class CodeStandardLook(DeckLook):
         self._draw_centre(img, draw, card)
         layer = Image.new("RGBA", (W, H), (0, 0, 0, 0))
         ink = self._draw_index(ImageDraw.Draw(layer), card)
-        boxes = [ink]
-        img.alpha_composite(layer)
-        turned = layer.rotate(180)
-        img.alpha_composite(turned)
-        boxes.append((W - ink[2], H - ink[3], W - ink[0], H - ink[1]))
+        turned, boxes = stamp_corners(img, layer, ink)
         if st.four_corners:
             shift = W - ink[0] - ink[2]
             img.alpha_composite(layer, (round(shift), 0))
             img.alpha_composite(turned, (round(-shift), 0))
             boxes.append((ink[0] + shift, ink[1], ink[2] + shift, ink[3]))
             boxes.append((W - ink[2] - shift, H - ink[3], W - ink[0] - shift, H - ink[1]))
-        small = img.resize((FACE_W, FACE_H), Image.Resampling.BOX)
-        rgba = np.array(small, dtype=np.uint8)
-        rgba[..., 3] = rounded_alpha(FACE_W, FACE_H, st.corner_radius)
-        pad = 2.0
-        index_boxes = tuple(
-            (b[0] / S - pad, b[1] / S - pad, b[2] / S + pad, b[3] / S + pad) for b in boxes
-        )
-        return CardFace(rgba=rgba, index_boxes=index_boxes)
+        return finish_face(img, boxes, st.corner_radius)
 
     def render_back(self) -> npt.NDArray[np.uint8]:
         return render_back(self.style.back, self.style.corner_radius)
