@@ -6,7 +6,7 @@ logic a player relies on is the logic the tests check.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -46,15 +46,7 @@ class Reconstructor:
         """`card_boxes` is (M, 4) xyxy of the face-up cards found."""
         identifier = self.identifier
         if identifier.rules is not self.rules:
-            identifier = CardIdentifier(
-                centre_tolerance=identifier.centre_tolerance,
-                min_spread=identifier.min_spread,
-                corner_gap=identifier.corner_gap,
-                box_margin=identifier.box_margin,
-                max_corners=identifier.max_corners,
-                require_card_box=identifier.require_card_box,
-                rules=self.rules,
-            )
+            identifier = replace(identifier, rules=self.rules)
         found = identifier.identify(readings, card_boxes)
         seating = Seating(
             players=self.players,
