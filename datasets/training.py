@@ -217,5 +217,6 @@ def export_onnx(weights: Path, *, imgsz: int, dynamic: bool, to: Path) -> Path:
     model = YOLO(str(weights))
     exported = Path(model.export(format="onnx", imgsz=imgsz, dynamic=dynamic, simplify=True))
     to.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(exported, to)
+    if exported.resolve() != to.resolve():  # exporting next to the weights is already there
+        shutil.copyfile(exported, to)
     return to

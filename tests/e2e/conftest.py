@@ -15,11 +15,10 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import cv2
-import numpy as np
 import pytest
 import uvicorn
 
+from fake_camera import card_video
 from shanghai.server.app import create_app
 from shanghai.server.scanning import CardScanner
 from shanghai.server.settings import Settings
@@ -51,24 +50,6 @@ def chromium_path() -> str:
             pytrace=False,
         )
     return found
-
-
-def card_video(path: Path, cards: list[str], frames: int = 20) -> Path:
-    """A Y4M video (Chromium's fake-camera format) of cards lying on green felt."""
-    width, height = 640, 480
-    with path.open("wb") as out:
-        out.write(f"YUV4MPEG2 W{width} H{height} F10:1 Ip A1:1 C420jpeg\n".encode())
-        for index in range(frames):
-            image = np.zeros((height, width, 3), np.uint8)
-            image[:] = (50, 110, 45)
-            for slot, card in enumerate(cards):
-                x = 40 + slot * 140 + (index % 3)
-                cv2.rectangle(image, (x, 140), (x + 110, 300), (245, 245, 245), -1)
-                colour = (30, 30, 200) if card[-1] in "dh" else (20, 20, 20)
-                cv2.putText(image, card, (x + 8, 180), cv2.FONT_HERSHEY_SIMPLEX, 1.1, colour, 3)
-            out.write(b"FRAME\n")
-            out.write(cv2.cvtColor(image, cv2.COLOR_BGR2YUV_I420).tobytes())
-    return path
 
 
 def _free_port() -> int:

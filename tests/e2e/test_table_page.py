@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from fake_camera import CARD_SLOTS
 from shanghai.server.scanning import DetectedCard, ScanResult, UnavailableScanner, default_scanner
 
 pytestmark = pytest.mark.e2e
@@ -44,12 +45,8 @@ class StandInScanner:
         sx, sy = width / 640, height / 480
         return ScanResult(
             cards=tuple(
-                DetectedCard(
-                    card=card,
-                    confidence=0.97,
-                    xyxy=((40 + i * 140) * sx, 140 * sy, (150 + i * 140) * sx, 300 * sy),
-                )
-                for i, card in enumerate(self.cards)
+                DetectedCard(card=card, confidence=0.97, xyxy=(x0 * sx, y0 * sy, x1 * sx, y1 * sy))
+                for card, (x0, y0, x1, y1) in zip(self.cards, CARD_SLOTS, strict=False)
             ),
             model="stand-in",
         )
@@ -244,4 +241,13 @@ def test_real_recognition_from_the_camera(
     cards = ["7h", "Kc", "Jd"]
     server = live_server()
     page = browser_for(cards).new_page(viewport={"width": 1100, "height": 900})
-    camera_round(page, server.url, screenshots, "camera-real")
+    game = camera_round(page, server.url, screenshots, "camera-real")
+    # what the scan proposed = the stored hand with the player's correction undone
+    hand = page.request.get(f"{server.url}/api/games/{game}/rounds/1").json()["hands"][0]
+    proposed = list(hand["cards"])
+    for change in hand["corrections"]:
+        if change["action"] == "added":
+            proposed.remove(change["card"])
+        else:
+            proposed.append(change["card"])
+    assert sorted(proposed) == sorted(cards)
