@@ -6,7 +6,8 @@
 
 `train all` trains the locator on `<data>/tiles/data.yaml` and the reader on
 `<data>/crops/`, exports both to ONNX and copies the `.pt` and `.onnx` files into
-`--to`. Runs live under `--runs` and resume from their last epoch with `--resume`.
+`--to`. Runs live under `--runs` and resume from their last epoch with `--resume`; `--hours`
+fits the epochs (and the learning-rate schedule) into a wall-clock budget.
 Needs the `train` extra (ultralytics, PyTorch).
 """
 
@@ -41,6 +42,11 @@ def register(sub: Any) -> None:
         p.add_argument("--device", default="cpu", help="'cpu' or a CUDA device such as 0")
         p.add_argument("--workers", type=int, default=2, help="data-loader processes")
         p.add_argument("--fraction", type=float, default=1.0, help="share of training data")
+        p.add_argument(
+            "--hours",
+            type=float,
+            help="wall-clock budget per model: the epoch count is fitted to it",
+        )
         if name in ("detector", "all"):
             p.add_argument("--det-imgsz", type=int, default=416)
             p.add_argument("--det-epochs", type=int, default=30)
@@ -105,6 +111,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         "device": args.device,
         "workers": args.workers,
         "fraction": args.fraction,
+        "hours": args.hours,
     }
     detector = reader = None
     if args.train_command in ("detector", "all"):

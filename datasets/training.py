@@ -50,6 +50,9 @@ class TrainConfig:
     patience: int = 100
     init_from: Path | None = None
     """Start from these weights (e.g. the shipped `.pt`) instead of from scratch."""
+    hours: float | None = None
+    """A wall-clock budget: ultralytics then fits the epoch count (and the learning-rate
+    schedule with it) to the time, so a CPU session ends with a finished schedule."""
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -138,6 +141,7 @@ def _common_args(config: TrainConfig) -> dict[str, Any]:
         "fraction": config.fraction,
         "patience": config.patience,
         "verbose": False,
+        **({"time": config.hours} if config.hours else {}),
     }
 
 
