@@ -136,7 +136,10 @@ def _paste(
     corners = _project(m, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
     if corners is None:
         return
-    size = float(np.linalg.norm(corners[2] - corners[0]))
+    # A sprite close to the camera's plane projects to millions of pixels; the shadow's
+    # offset and blur scale with its size, and a blur kernel that wide once took the
+    # generator to 20+ GB and a segfault. Nothing beyond the frame shows, so cap it there.
+    size = min(float(np.linalg.norm(corners[2] - corners[0])), 2.0 * float(np.hypot(*mask.shape)))
     pad = int(size * 0.04) + 2
     x0, y0 = np.floor(corners.min(axis=0)).astype(int) - pad
     x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + pad

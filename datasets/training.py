@@ -13,6 +13,8 @@ measurements behind the chosen scale.
 
 from __future__ import annotations
 
+import csv
+import importlib.util
 import json
 import shutil
 import time
@@ -106,6 +108,36 @@ def _run_dir(out: Path, name: str) -> Path:
     return (out / name).resolve()
 
 
+def _results_without_polars() -> None:
+    """Let ultralytics save checkpoints where `polars` is missing.
+
+    Its trainer reads `results.csv` back with polars (a 55 MB wheel) to store the
+    history in each checkpoint; nothing else in training needs it. The lent GPU
+    machine cannot fetch packages and carries at most 64 MB, so there the history is
+    read with the standard library instead.
+    """
+    if importlib.util.find_spec("polars") is not None:
+        return
+    from ultralytics.engine.trainer import BaseTrainer
+
+    def read_results_csv(trainer: Any) -> dict[str, list[Any]]:
+        try:
+            with open(trainer.csv, newline="") as handle:
+                rows = list(csv.DictReader(handle, skipinitialspace=True))
+        except OSError:
+            return {}
+        return {key.strip(): [_number(row[key]) for row in rows] for key in rows[0]} if rows else {}
+
+    BaseTrainer.read_results_csv = read_results_csv  # type: ignore[method-assign]
+
+
+def _number(text: str) -> float | str:
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
 def _resume_or_new(
     run: Path, cfg_path: Path, task: str, resume: bool, init_from: Path | None
 ) -> tuple[Any, bool]:
@@ -113,6 +145,7 @@ def _resume_or_new(
     session continuing from the shipped model), or a fresh network."""
     from ultralytics import YOLO
 
+    _results_without_polars()
     last = run / "weights" / "last.pt"
     if resume and last.is_file():
         return YOLO(str(last), task=task), True

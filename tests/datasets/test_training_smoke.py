@@ -172,3 +172,31 @@ def test_model_benchmark_runs_on_the_smoke_model(
     out = capsys.readouterr().out
     assert "card identity on 2 held-out test scenes" in out
     assert "mAP50-95" in out and "faster than ultralytics" in out
+
+
+def test_checkpoints_keep_their_history_without_polars(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On the lent GPU machine polars is absent; the trainer still reads results.csv."""
+    from ultralytics.engine.trainer import BaseTrainer
+
+    from shanghai.datasets import training
+
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "polars" else real_find_spec(name, *a),
+    )
+    monkeypatch.setattr(BaseTrainer, "read_results_csv", BaseTrainer.read_results_csv)
+    training._results_without_polars()
+    csv_file = tmp_path / "results.csv"
+    csv_file.write_text("epoch, time, metrics/mAP50(B)\n1, 2.5, 0.25\n2, 5.0, 0.5\n")
+    trainer = type("T", (), {"csv": csv_file})()
+    assert BaseTrainer.read_results_csv(trainer) == {
+        "epoch": [1.0, 2.0],
+        "time": [2.5, 5.0],
+        "metrics/mAP50(B)": [0.25, 0.5],
+    }
+    trainer.csv = tmp_path / "missing.csv"
+    assert BaseTrainer.read_results_csv(trainer) == {}
