@@ -47,7 +47,9 @@ def create_app(settings: Settings | None = None, scanner: CardScanner | None = N
         app.state.database = open_database(settings.resolved_database_url)
         camera = None
         if settings.camera is not None:
-            camera = CameraFeed(settings.camera, app.state.scanner, settings.live_fps)
+            camera = CameraFeed(
+                settings.camera, app.state.scanner, settings.live_fps, settings.live_hold_seconds
+            )
             camera.start()
         app.state.camera = camera
         try:

@@ -1,9 +1,9 @@
-"""Live view: a small temporal filter for the table state, and the server-side camera.
+"""Live view: the table state of a stream of frames, and the server-side camera.
 
-`StableTable` keeps the cards read in the last few frames and reports those seen in
-most of them, so a card missed or misread in one frame does not change the state.
-(`shanghai.vision` is to provide a position-tracking smoother; this one needs nothing
-but the card names and is what the server uses until then.)
+The table state comes from `shanghai.vision.smoothing.TableTracker`, the same smoother
+`shanghai watch` uses: cards are followed by position, so a card missed or misread in
+one frame does not change the state, and the state is "stable" once it has held for
+`hold_seconds` (setting `live_hold_seconds`).
 
 `CameraFeed` reads a camera index or a video file with OpenCV in a thread, scans a few
 frames a second with the app's scanner, and keeps the latest overlay and state.
@@ -13,70 +13,34 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import Counter, deque
-from collections.abc import Sequence
 
 import cv2
 import numpy as np
 import numpy.typing as npt
+
+from shanghai.vision.smoothing import Observation, SmoothedState, TableTracker
 
 from .annotate import draw_cards, encode_jpeg
 from .scanning import CardScanner, ScannerUnavailableError, ScanResult
 from .schemas import CameraStatus, LiveUpdate
 from .views import detected_public
 
-__all__ = ["CameraFeed", "StableTable", "live_update"]
+__all__ = ["CameraFeed", "live_update", "new_tracker", "observe"]
 
 
-class StableTable:
-    """Cards present in at least `min_share` of the last `window` frames.
+def new_tracker(hold_seconds: float) -> TableTracker:
+    """The table state of one live view (a websocket or the server camera)."""
+    return TableTracker(hold_seconds=hold_seconds)
 
-    Counted per name, so two 7h from two decks are two cards: the state holds k copies
-    of a name when at least `min_share` of the frames show k or more.
-    """
 
-    def __init__(self, window: int = 8, min_share: float = 0.6) -> None:
-        if window < 1 or not 0 < min_share <= 1:
-            raise ValueError("window must be >= 1 and min_share in (0, 1]")
-        self.window = window
-        self.min_share = min_share
-        self._frames: deque[Counter[str]] = deque(maxlen=window)
-
-    def update(self, cards: Sequence[str]) -> None:
-        self._frames.append(Counter(cards))
-
-    def reset(self) -> None:
-        self._frames.clear()
-
-    @property
-    def cards(self) -> list[str]:
-        if not self._frames:
-            return []
-        need = self.min_share * len(self._frames)
-        names = set().union(*self._frames)
-        out: list[str] = []
-        for name in sorted(names):
-            counts = sorted((frame[name] for frame in self._frames), reverse=True)
-            index = max(0, int(np.ceil(need)) - 1)
-            out.extend([name] * counts[index])
-        return out
-
-    @property
-    def stability(self) -> float:
-        """Share of the window's frames that agree exactly with the state (0..1)."""
-        if not self._frames:
-            return 0.0
-        state = Counter(self.cards)
-        agree = sum(1 for frame in self._frames if frame == state)
-        return agree / self.window
-
-    @property
-    def stable(self) -> bool:
-        return len(self._frames) == self.window and self.stability >= self.min_share
+def observe(tracker: TableTracker, result: ScanResult, timestamp: float) -> SmoothedState:
+    """Feed one frame's cards (names, confidences and boxes) to the tracker."""
+    observations = [Observation(c.card, c.confidence, c.xyxy) for c in result.cards]
+    return tracker.update(observations, timestamp)
 
 
 def live_update(
-    frame: int, width: int, height: int, result: ScanResult, table: StableTable
+    frame: int, width: int, height: int, result: ScanResult, state: SmoothedState
 ) -> LiveUpdate:
     return LiveUpdate(
         frame=frame,
@@ -84,20 +48,22 @@ def live_update(
         height=height,
         cards=detected_public(result.cards),
         melds=[list(m) for m in result.melds],
-        stable_cards=table.cards,
-        stability=round(table.stability, 3),
-        stable=table.stable,
+        stable_cards=state.names,
+        stability=round(state.stability, 3),
+        stable=state.stable,
     )
 
 
 class CameraFeed:
     """A server-side camera (`--camera 0`) or video file (looped), scanned in a thread."""
 
-    def __init__(self, source: str, scanner: CardScanner, fps: float = 5.0) -> None:
+    def __init__(
+        self, source: str, scanner: CardScanner, fps: float = 5.0, hold_seconds: float = 1.0
+    ) -> None:
         self.source = source
         self.scanner = scanner
         self.period = 1.0 / fps
-        self.table = StableTable()
+        self.tracker = new_tracker(hold_seconds)
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -172,8 +138,8 @@ class CameraFeed:
                 result = self.scanner.scan(frame)
             except ScannerUnavailableError as exc:
                 self.recognition = str(exc)
-        self.table.update([c.card for c in result.cards])
+        state = observe(self.tracker, result, time.monotonic())
         jpeg = encode_jpeg(draw_cards(frame, result.cards))
-        update = live_update(self.frames, frame.shape[1], frame.shape[0], result, self.table)
+        update = live_update(self.frames, frame.shape[1], frame.shape[0], result, state)
         with self._lock:
             self._jpeg, self._update = jpeg, update

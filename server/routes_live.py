@@ -5,6 +5,7 @@ serves the server-side camera (`shanghai serve --camera 0` or a video file)."""
 from __future__ import annotations
 
 import json
+import time
 
 from fastapi import APIRouter, Response, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
@@ -12,7 +13,7 @@ from fastapi.requests import HTTPConnection
 
 from .deps import ScannerDep, SettingsDep
 from .images import decode_upload
-from .live import CameraFeed, StableTable, live_update
+from .live import CameraFeed, live_update, new_tracker, observe
 from .rules import ApiError
 from .scanning import ScannerUnavailableError, ScanResult
 from .schemas import CameraStatus, LiveUpdate, error_responses
@@ -27,7 +28,7 @@ async def live_socket(websocket: WebSocket, scanner: ScannerDep, settings: Setti
     `LiveUpdate`, or `{"error", "status"}` for a frame that cannot be used. Send the text
     `reset` to forget the table state. Closes with 1013 when recognition is unavailable."""
     await websocket.accept()
-    table = StableTable()
+    tracker = new_tracker(settings.live_hold_seconds)
     frame = 0
     try:
         while True:
@@ -37,7 +38,7 @@ async def live_socket(websocket: WebSocket, scanner: ScannerDep, settings: Setti
             data = message.get("bytes")
             if data is None:
                 if (message.get("text") or "").strip() == "reset":
-                    table.reset()
+                    tracker = new_tracker(settings.live_hold_seconds)
                     await websocket.send_json({"reset": True})
                 else:
                     await websocket.send_json(
@@ -60,8 +61,8 @@ async def live_socket(websocket: WebSocket, scanner: ScannerDep, settings: Setti
                 await websocket.close(code=WS_TRY_AGAIN_LATER, reason="recognition unavailable")
                 return
             frame += 1
-            table.update([c.card for c in result.cards])
-            update = live_update(frame, image.width, image.height, result, table)
+            state = observe(tracker, result, time.monotonic())
+            update = live_update(frame, image.width, image.height, result, state)
             await websocket.send_text(json.dumps(update.model_dump(mode="json")))
     except WebSocketDisconnect:
         return

@@ -46,6 +46,11 @@ class Settings(BaseSettings):
     max_upload_bytes: int = Field(default=20 * MIB, gt=0)
     max_image_pixels: int = Field(default=40_000_000, gt=0)
     live_fps: float = Field(default=5.0, gt=0, description="frames a second the camera scans")
+    live_hold_seconds: float = Field(
+        default=1.0,
+        ge=0,
+        description="seconds the cards in view must stay the same to count as stable",
+    )
 
     @property
     def resolved_database_url(self) -> str:

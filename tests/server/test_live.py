@@ -14,8 +14,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from shanghai.server.app import create_app
-from shanghai.server.live import StableTable
-from shanghai.server.scanning import DetectedCard, ScanResult, get_scanner
+from shanghai.server.scanning import DetectedCard, ScanResult
 from shanghai.server.settings import Settings
 
 
@@ -47,41 +46,40 @@ def frame_jpeg() -> bytes:
     return bytes(data.tobytes())
 
 
-def test_stable_table_ignores_a_flicker() -> None:
-    table = StableTable(window=5, min_share=0.6)
-    for cards in (["7h", "Kd"], ["7h"], ["7h", "Kd", "2c"], ["7h"], ["7h", "Kd"]):
-        table.update(cards)
-    assert table.cards == ["7h", "Kd"]  # Kd in 3 of 5 frames; 2c once
-    assert table.stability == 0.4
-    assert table.stable is False  # only 2 of 5 frames show exactly that
-    table.update(["7h", "Kd"])
-    assert table.stable is False
-    table.update(["7h", "Kd"])
-    assert table.stable is True
-    twice = StableTable(window=3)
-    for _ in range(3):
-        twice.update(["7h", "7h"])  # two decks: two copies are two cards
-    assert twice.cards == ["7h", "7h"]
-
-
-def test_websocket_frames_get_cards_and_a_stable_state(sqlite_client: TestClient) -> None:
-    scanner = Sequenced([["7h", "Kd"], ["7h", "Kd"], ["7h"], ["7h", "Kd"]] + [["7h", "Kd"]] * 6)
-    sqlite_client.app.dependency_overrides[get_scanner] = lambda: scanner  # type: ignore[attr-defined]
-    with sqlite_client.websocket_connect("/api/live/ws") as ws:
+def test_websocket_frames_get_cards_and_a_stable_state(tmp_path: Path) -> None:
+    """Cards count once seen in 3 of 5 frames, a card missed in one frame stays, and
+    the state turns stable once it has held for `live_hold_seconds`."""
+    settings = Settings(
+        data_dir=tmp_path, database_url=f"sqlite:///{tmp_path / 'ws.db'}", live_hold_seconds=0.2
+    )
+    scanner = Sequenced([["7h", "Kd"]] * 3 + [["7h"]] + [["7h", "Kd"]] * 6)
+    with (
+        TestClient(create_app(settings, scanner=scanner)) as client,
+        client.websocket_connect("/api/live/ws") as ws,
+    ):
         updates = []
-        for _ in range(10):
+        for index in range(10):
+            if index == 9:
+                time.sleep(0.3)  # the unchanged state now outlasts the hold time
             ws.send_bytes(frame_jpeg())
             updates.append(ws.receive_json())
         ws.send_bytes(b"garbage")
         error = ws.receive_json()
         ws.send_text("hello")
         wrong_kind = ws.receive_json()
+        ws.send_text("reset")
+        assert ws.receive_json() == {"reset": True}
+        ws.send_bytes(frame_jpeg())
+        after_reset = ws.receive_json()
     assert [u["frame"] for u in updates] == list(range(1, 11))
     assert updates[0]["width"] == 160 and updates[0]["height"] == 120
     assert [c["card"] for c in updates[0]["cards"]] == ["7h", "Kd"]
-    assert updates[2]["stable_cards"] == ["7h", "Kd"]  # the missed Kd did not drop out
-    assert updates[-1]["stable"] is True
-    assert updates[0]["stable"] is False
+    assert updates[0]["stable_cards"] == []  # seen once: not yet on the table
+    assert updates[2]["stable_cards"] == ["7h", "Kd"]
+    assert updates[3]["stable_cards"] == ["7h", "Kd"]  # the missed Kd did not drop out
+    assert updates[8]["stable"] is False
+    assert updates[-1]["stable"] is True and updates[-1]["stability"] == 1.0
+    assert after_reset["stable_cards"] == []
     assert error == {
         "error": "not an image: send a JPEG, PNG, WebP or BMP photo of the cards",
         "status": 415,
