@@ -16,14 +16,13 @@ import argparse
 import json
 import os
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 from shanghai.engine.variants import Rules
 from shanghai.vision.pipeline import CardPipeline, ModelMissingError
 from shanghai.vision.snapshot import TableSnapshot
-from shanghai.vision.sources import SourceError, frames, is_image_path, read_image
+from shanghai.vision.sources import SourceError, is_image_path, read_image, timed_frames
 from shanghai.vision.zones import ZoneConfig
 
 from .errors import UsageError
@@ -216,14 +215,11 @@ def cmd_watch(args: argparse.Namespace) -> int:
         from shanghai.vision.overlay import SnapshotOverlay
 
         overlay = SnapshotOverlay()
-    is_file = not args.source.isdigit() and Path(args.source).is_file()
-    start = time.monotonic()
     count = 0
     try:
-        for frame in frames(args.source, max_frames=args.max_frames):
+        for frame, timestamp in timed_frames(args.source, max_frames=args.max_frames):
             if frame.size == 0:
                 raise SourceError(f"{args.source}: empty frame")
-            timestamp = count / 10.0 if is_file else time.monotonic() - start
             count += 1
             state = live.update(frame, timestamp)
             if state.changed_and_stable:

@@ -6,6 +6,7 @@ person can act on ("camera 2 could not be opened"), never with an OpenCV asserti
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,11 +14,21 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["IMAGE_SUFFIXES", "SourceError", "decode_image", "frames", "is_image_path", "read_image"]
+__all__ = [
+    "IMAGE_SUFFIXES",
+    "SourceError",
+    "decode_image",
+    "frames",
+    "is_image_path",
+    "read_image",
+    "timed_frames",
+]
 
 Frame = npt.NDArray[np.uint8]
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"})
 MAX_PIXELS = 40_000_000  # a 48 MP phone photo is about 48e6; refuse larger at decode time
+DEFAULT_FPS = 30.0
+"""A video file's frame rate when its container does not say."""
 
 
 class SourceError(ValueError):
@@ -73,14 +84,29 @@ def _capture(source: str | int) -> cv2.VideoCapture:
 def frames(source: str | int, *, max_frames: int | None = None) -> Iterator[Frame]:
     """Frames from any source. A digit string or int is a webcam index; an image path
     yields one frame; anything else goes to OpenCV (video file, rtsp/http URL)."""
+    for frame, _seconds in timed_frames(source, max_frames=max_frames):
+        yield frame
+
+
+def timed_frames(
+    source: str | int, *, max_frames: int | None = None
+) -> Iterator[tuple[Frame, float]]:
+    """Frames with their time in seconds: a video file's own clock (frame number over
+    its frame rate, so a file plays the same at any processing speed), the wall clock
+    since the first frame for a camera or stream, 0 for an image."""
     if isinstance(source, str) and source.isdigit():
         source = int(source)
     if isinstance(source, str) and is_image_path(source):
-        yield read_image(source)
+        yield read_image(source), 0.0
         return
     if isinstance(source, str) and "://" not in source and not Path(source).exists():
         raise SourceError(f"{source}: no such file")
     capture = _capture(source)
+    is_file = isinstance(source, str) and "://" not in source
+    fps = float(capture.get(cv2.CAP_PROP_FPS) or 0.0)
+    if not 0 < fps < 1000:
+        fps = DEFAULT_FPS
+    start = time.monotonic()
     count = 0
     try:
         while max_frames is None or count < max_frames:
@@ -91,7 +117,8 @@ def frames(source: str | int, *, max_frames: int | None = None) -> Iterator[Fram
                 return
             if frame.size == 0:
                 continue
+            seconds = count / fps if is_file else time.monotonic() - start
             count += 1
-            yield np.ascontiguousarray(frame, dtype=np.uint8)
+            yield np.ascontiguousarray(frame, dtype=np.uint8), seconds
     finally:
         capture.release()

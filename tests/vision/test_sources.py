@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from shanghai.vision.detections import Detections
-from shanghai.vision.sources import SourceError, decode_image, frames, read_image
+from shanghai.vision.sources import SourceError, decode_image, frames, read_image, timed_frames
 
 
 def _image(h: int = 48, w: int = 64) -> np.ndarray:
@@ -57,6 +57,20 @@ def test_video_file_frames(tmp_path: Path) -> None:
     got = list(frames(str(path)))
     assert len(got) == 5 and got[0].shape == (48, 64, 3)
     assert len(list(frames(str(path), max_frames=2))) == 2
+
+
+def test_a_video_file_keeps_its_own_clock(tmp_path: Path) -> None:
+    """Timestamps come from the file's frame rate, so `watch` on a 4 fps clip holds a
+    state for the clip's seconds, however fast the frames are processed."""
+    path = tmp_path / "slow.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 4, (64, 48))
+    for i in range(4):
+        writer.write(np.full((48, 64, 3), i * 40, np.uint8))
+    writer.release()
+    assert [t for _, t in timed_frames(str(path))] == [0.0, 0.25, 0.5, 0.75]
+    image = tmp_path / "one.png"
+    cv2.imwrite(str(image), np.zeros((8, 8, 3), np.uint8))
+    assert [t for _, t in timed_frames(str(image))] == [0.0]
 
 
 def test_missing_sources_are_clear(tmp_path: Path) -> None:
