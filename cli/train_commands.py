@@ -68,6 +68,17 @@ def register(sub: Any) -> None:
     p.add_argument("--to", type=Path, default=Path("models"), help="output folder")
     p.add_argument("--det-imgsz", type=int, default=416)
     p.add_argument("--read-imgsz", type=int, default=64)
+    p.add_argument(
+        "--int8",
+        action="store_true",
+        help="quantize the locator to int8 (faster on CPU; calibrated on --calibrate)",
+    )
+    p.add_argument(
+        "--calibrate",
+        type=Path,
+        default=Path("data/train/tiles/train"),
+        help="folder of generated tiles (.jpg) to calibrate the int8 locator on",
+    )
     p.set_defaults(func=cmd_export)
 
 
@@ -87,9 +98,22 @@ def cmd_export(args: argparse.Namespace) -> int:
         if not weights.is_file():
             raise UsageError(f"{weights}: no such weights file")
     to: Path = args.to
-    export_onnx(args.detector, imgsz=args.det_imgsz, dynamic=True, to=to / f"{DETECTOR_FILE}.onnx")
+    detector = to / f"{DETECTOR_FILE}.onnx"
+    export_onnx(args.detector, imgsz=args.det_imgsz, dynamic=True, to=detector)
     export_onnx(args.reader, imgsz=args.read_imgsz, dynamic=True, to=to / f"{READER_FILE}.onnx")
-    print(f"exported {DETECTOR_FILE}.onnx and {READER_FILE}.onnx to {to}")
+    if args.int8:
+        from shanghai.datasets.quantize import calibration_images, quantize_detector
+
+        try:
+            images = calibration_images(args.calibrate)
+        except FileNotFoundError as exc:
+            raise UsageError(f"{exc} (generate tiles or pass --calibrate DIR)") from None
+        float_copy = detector.with_suffix(".float.onnx")
+        detector.replace(float_copy)
+        quantize_detector(float_copy, detector, images, imgsz=args.det_imgsz)
+        float_copy.unlink()
+    kind = "int8 locator" if args.int8 else "float locator"
+    print(f"exported {DETECTOR_FILE}.onnx ({kind}) and {READER_FILE}.onnx to {to}")
     return 0
 
 

@@ -200,3 +200,37 @@ def test_checkpoints_keep_their_history_without_polars(
     }
     trainer.csv = tmp_path / "missing.csv"
     assert BaseTrainer.read_results_csv(trainer) == {}
+
+
+def test_int8_export_keeps_the_head_in_float(shipped: Path) -> None:
+    """`train export --int8`: the backbone runs in int8, the decoding head in float (one
+    int8 scale for pixel boxes and 0..1 scores together would erase the scores)."""
+    import onnx
+
+    models = shipped / "models"
+    _run(
+        "train", "export", "--detector", str(models / "cards-detector.pt"),
+        "--reader", str(models / "cards-reader.pt"), "--to", str(shipped / "int8"),
+        "--det-imgsz", "160", "--read-imgsz", "32",
+        "--int8", "--calibrate", str(shipped / "data" / "tiles"),
+        cwd=shipped,
+    )  # fmt: skip
+    path = shipped / "int8" / "cards-detector.onnx"
+    nodes = onnx.load(str(path)).graph.node
+    convs = [i for i, n in enumerate(nodes) if n.op_type == "Conv"]
+    quantized = [i for i, n in enumerate(nodes) if n.op_type == "QuantizeLinear"]
+    assert len(quantized) > len(convs) // 2  # most of the network is int8
+    producer = {out: n for n in nodes for out in n.output}
+    head = nodes[convs[-1]].name.split("/")[1]  # ultralytics: /model.<layer>/...
+    # the head's own Sigmoid (not a SiLU inside a conv block) makes the class scores
+    (scores,) = [n for n in nodes if n.op_type == "Sigmoid" and n.name == f"/{head}/Sigmoid"]
+    assert producer[scores.input[0]].op_type != "DequantizeLinear"
+    int8 = OnnxDetector(path)
+    float32 = OnnxDetector(models / "cards-detector.onnx")
+    assert int8.names == float32.names and int8.stride == float32.stride and int8.dynamic
+    tile = _tiles(shipped, 1)[0]
+    blob = cv2.dnn.blobFromImage(cv2.resize(tile, (160, 160)), 1 / 255.0, swapRB=True)
+    (a,) = float32.session.run(None, {float32.input_name: blob})
+    (b,) = int8.session.run(None, {int8.input_name: blob})
+    assert a.shape == b.shape
+    assert np.abs(a[0, :4] - b[0, :4]).mean() < 0.05 * 160  # boxes within a few pixels
