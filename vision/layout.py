@@ -1,37 +1,46 @@
 """Group physical cards into rows and fans, in table order.
 
-Only boxes are known (no card outlines), so the rules use two measurements the boxes
-give reliably:
+Only boxes are known (no card outlines). Cards in a row or fan overlap so that each
+index stays in view, which gives rows a shape the boxes show reliably: the read indices
+of a row's cards lie on one line (the index line), a short step apart along it, and
+every card's body lies on the same side of that line. So two cards are neighbours when
+an index of one and an index of the other
 
-- **Scale** `card_length` (pixels of a card's long side): from cards whose two corner
-  indices were both read (their distance is about 0.93 of the card's length), else
-  from the index size (a card is about 4.4 index heights long).
-- **Index side** of each covered card: the vector from its visible box's centre to its
-  index. Cards overlap so that each index stays in view, so in a row this vector is
-  perpendicular to the row (it points "up" in a row laid left to right, "left" in a
-  column laid top to bottom). It is smoothed over the neighbours within 1.5 card lengths.
+- are within `link_distance` card lengths of each other (the local length: near cards
+  look larger than far ones),
+- differ by at most `across` card lengths along the cards' long axis (the index line
+  runs across the cards, so a step down the cards goes to another row),
+- have their cards' bodies on the same side (the bottom index of a whole card lying
+  just above the next row's indices has its body above them; theirs lie below). Two
+  covered cards are spared this test: their sides come from boxes, which may be a
+  neighbour's;
+- sit on their cards' leading edges, for cards seen whole (`_leading`): a four-index
+  card ending a meld shows its top-right index close to the next meld.
 
-Two cards are neighbours in a row or fan when their nearest indices are within
-`link_distance` card lengths (optionally: and the step between them is not along the
-index side, which would go from one row to the row below it). Rows are the connected
-groups.
-Table order runs along the row (perpendicular to the index side, or along the row's
-longest extent when no side is known) towards the card lying on top: each card is laid
-over the last so the indices show, which puts the first card at the bottom of the pile
-and the last one whole in view (both indices read, the largest visible box).
+Axes, bodies and the local card length come from `orientation`. Rows are the
+connected groups. A covered card's box gives its axis only roughly, so the rows found
+give it again, across the line through its neighbours' indices, and the cards are
+linked anew with those axes (twice).
+
+Table order runs along the row (across the cards' long axis) towards the card lying
+on top: each card is laid over the last so the indices show, which puts the first card
+at the bottom of the pile and the last one whole in view (both indices read, the
+largest visible box).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
 
+from .orientation import body_vectors, card_axes, local_lengths
 from .physical import PhysicalCard
 
-__all__ = ["CardRow", "RowGrouper", "card_length", "index_sides"]
+__all__ = ["CardRow", "RowGrouper", "card_length"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -57,54 +66,67 @@ def card_length(cards: Sequence[PhysicalCard]) -> float:
     return 1.0
 
 
-def index_sides(cards: Sequence[PhysicalCard], length: float) -> FloatArray:
-    """(N, 2) unit vectors from each card's box centre towards its index, smoothed over
-    neighbours within 1.5 card lengths; rows of zeros where nothing tells."""
-    raw = np.zeros((len(cards), 2))
-    for i, card in enumerate(cards):
-        if card.box_id is None or len(card.index_xyxy) != 1:
-            continue  # a whole card (indices at both ends) or no box: no side
-        v = card.index_centers[0].astype(np.float64) - np.asarray(card.center)
-        norm = float(np.hypot(*v))
-        if norm > 1e-6:
-            raw[i] = v / norm
-    centres = np.asarray([c.center for c in cards], dtype=np.float64).reshape(-1, 2)
-    out = np.zeros_like(raw)
-    for i in range(len(cards)):
-        near = np.hypot(*(centres - centres[i]).T) <= 1.5 * length
-        mean = raw[near].sum(axis=0)
-        norm = float(np.hypot(*mean))
-        if norm > 0.25 * max(1, int(np.count_nonzero(raw[near].any(axis=1)))):
-            out[i] = mean / norm
-    return out
-
-
 @dataclass(frozen=True, slots=True)
 class CardRow:
     """Cards that lie together in one row or fan, `members` in table order (indices
-    into the card list given to the grouper); `side` is the row's index side (0, 0
-    when unknown)."""
+    into the card list given to the grouper); `side` is the row's index side, a unit
+    vector from the cards' bodies towards their indices (0, 0 when unknown)."""
 
     members: tuple[int, ...]
     side: tuple[float, float]
 
 
 @dataclass(frozen=True)
+class _Geometry:
+    """Per card: read index centres, body vectors, long axis (smoothed over the
+    neighbours), the card's own fitted axis (zeros when none), local length."""
+
+    points: list[FloatArray]
+    bodies: list[FloatArray]
+    axes: FloatArray
+    own_axes: FloatArray
+    lengths: FloatArray
+    centres: FloatArray
+
+
+@dataclass(frozen=True)
 class RowGrouper:
-    link_distance: float = 0.45
-    """Largest gap between the nearest indices of two neighbours, in card lengths."""
-    across_cosine: float | None = None
-    """When set, a step whose direction is this close to the index side (cosine above
-    it) goes to another row, not along this one. Off by default: measured on generated
-    round-end tables, visible-pixel boxes (slivers of covered cards widen them) make the
-    index side too rough to decide this."""
+    link_distance: float = 0.65
+    """Largest step between the indices of two neighbours, in card lengths. A spread
+    hand steps up to about half a card; the next meld along a row starts a whole card
+    width and a gap away (at least 0.8)."""
+    across: float = 0.3
+    """Largest offset of two neighbours' indices along the cards' long axis, in card
+    lengths. Two rows of cards lie at least a card's length apart."""
 
     def group(self, cards: Sequence[PhysicalCard]) -> tuple[list[CardRow], float]:
         """Rows (in no particular order) and the card length used."""
         if not cards:
             return [], 1.0
+        points = [c.index_centers.astype(np.float64) for c in cards]
+        bodies = [body_vectors(c, p) for c, p in zip(cards, points, strict=True)]
         length = card_length(cards)
-        sides = index_sides(cards, length)
+        lengths = local_lengths(cards, length, points)
+        geo = _Geometry(
+            points=points,
+            bodies=bodies,
+            axes=card_axes(cards, lengths, points, bodies),
+            own_axes=np.asarray(
+                [c.axis if c.axis is not None else (0.0, 0.0) for c in cards], dtype=np.float64
+            ).reshape(-1, 2),
+            lengths=lengths,
+            centres=np.asarray([c.center for c in cards], dtype=np.float64).reshape(-1, 2),
+        )
+        rows, heads = self._rows(cards, geo)
+        for _ in range(2):
+            geo = replace(geo, axes=self._row_axes(geo, rows, heads))
+            rows, heads = self._rows(cards, geo)
+        return rows, length
+
+    def _rows(
+        self, cards: Sequence[PhysicalCard], geo: _Geometry
+    ) -> tuple[list[CardRow], list[Counter[int]]]:
+        """Rows from the links, and per card how often each of its indices linked."""
         parent = list(range(len(cards)))
 
         def find(i: int) -> int:
@@ -113,60 +135,128 @@ class RowGrouper:
                 i = parent[i]
             return i
 
-        points = [c.index_centers.astype(np.float64) for c in cards]
+        heads: list[Counter[int]] = [Counter() for _ in cards]
+        for i, j, a, b in self._links(geo):
+            heads[i][a] += 1
+            heads[j][b] += 1
+            parent[find(j)] = find(i)
+        groups: dict[int, list[int]] = {}
         for i in range(len(cards)):
-            for j in range(i + 1, len(cards)):
-                step = self._nearest_step(points[i], points[j])
-                if float(np.hypot(*step)) > self.link_distance * length:
-                    continue
-                side = sides[i] + sides[j]
-                if self.across_cosine is not None and np.any(side) and self._across(step, side):
-                    continue
-                parent[find(j)] = find(i)
-        rows: dict[int, list[int]] = {}
-        for i in range(len(cards)):
-            rows.setdefault(find(i), []).append(i)
-        out = [self._ordered(cards, members, sides) for members in rows.values()]
-        return out, length
+            groups.setdefault(find(i), []).append(i)
+        rows = [self._ordered(cards, geo, members, heads) for members in groups.values()]
+        return rows, heads
 
     @staticmethod
-    def _nearest_step(a: FloatArray, b: FloatArray) -> FloatArray:
-        d = b[None, :, :] - a[:, None, :]
+    def _row_axes(geo: _Geometry, rows: list[CardRow], heads: list[Counter[int]]) -> FloatArray:
+        """Long axes read off the rows found: across the line through each card's
+        neighbours' indices. A covered card's box gives its axis only roughly (a hand
+        spread wide shows most of each card, and its box's centre lies well to the
+        side of the index), the line of indices gives it well, fans included."""
+        axes = geo.axes.copy()
+        for row in rows:
+            if len(row.members) < 2:
+                continue
+            pts = [
+                geo.points[m][heads[m].most_common(1)[0][0] if heads[m] else 0] for m in row.members
+            ]
+            for k, m in enumerate(row.members):
+                step = pts[min(k + 1, len(pts) - 1)] - pts[max(k - 1, 0)]
+                norm = float(np.hypot(*step))
+                if norm > 1e-6:
+                    axes[m] = np.array([-step[1], step[0]]) / norm
+        return axes
+
+    def _links(self, geo: _Geometry) -> list[tuple[int, int, int, int]]:
+        """(card i, card j, index of i, index of j) for every pair of neighbours in a
+        row, through their closest pair of indices that passes the tests."""
+        owner = np.concatenate([np.full(len(p), i) for i, p in enumerate(geo.points)])
+        slot = np.concatenate([np.arange(len(p)) for p in geo.points])
+        pts = np.concatenate(geo.points).reshape(-1, 2)
+        body = np.concatenate(geo.bodies).reshape(-1, 2)
+        d = pts[None, :, :] - pts[:, None, :]
         dist = np.hypot(d[..., 0], d[..., 1])
-        ia, ib = np.unravel_index(int(np.argmin(dist)), dist.shape)
-        step: FloatArray = d[ia, ib]
-        return step
-
-    def _across(self, step: FloatArray, side: FloatArray) -> bool:
-        norm = float(np.hypot(*step)) * float(np.hypot(*side))
-        if norm < 1e-9:
-            return False
-        assert self.across_cosine is not None
-        return abs(float(step @ side)) / norm > self.across_cosine
+        scale = (geo.lengths[owner][:, None] + geo.lengths[owner][None, :]) / 2
+        own = geo.own_axes[owner]
+        counts = np.asarray([len(p) for p in geo.points])
+        whole = (counts[owner] >= 2) & own.any(axis=1)
+        head = ~whole | _leading(body, own)
+        pa, pb = np.nonzero(
+            (owner[:, None] < owner[None, :])
+            & (dist <= self.link_distance * scale)
+            & head[:, None]
+            & head[None, :]
+        )
+        if len(pa) == 0:
+            return []
+        # Mean of the two cards' axes as lines (angles doubled), per candidate pair.
+        ax = geo.axes[owner]
+        doubled = np.stack([ax[:, 0] ** 2 - ax[:, 1] ** 2, 2 * ax[:, 0] * ax[:, 1]], axis=1)
+        total = doubled[pa] + doubled[pb]
+        half = np.arctan2(total[:, 1], total[:, 0]) / 2
+        axis = np.stack([np.cos(half), np.sin(half)], axis=1)
+        has_axis = np.hypot(total[:, 0], total[:, 1]) > 1e-6
+        step = d[pa, pb]
+        across = np.abs((step * axis).sum(axis=1))
+        sides = (body[pa] * axis).sum(axis=1) * (body[pb] * axis).sum(axis=1)
+        # Two covered cards: each side comes from a box, and a box may be a
+        # neighbour's; the index line alone (across) tells rows apart there.
+        covered = (counts[owner[pa]] == 1) & (counts[owner[pb]] == 1)
+        ok = ~has_axis | ((across <= self.across * scale[pa, pb]) & ((sides >= 0) | covered))
+        best: dict[tuple[int, int], tuple[float, int, int]] = {}
+        for a, b in zip(pa[ok].tolist(), pb[ok].tolist(), strict=True):
+            key = (int(owner[a]), int(owner[b]))
+            if key not in best or dist[a, b] < best[key][0]:
+                best[key] = (float(dist[a, b]), int(slot[a]), int(slot[b]))
+        return [(i, j, a, b) for (i, j), (_, a, b) in best.items()]
 
     @staticmethod
-    def _ordered(cards: Sequence[PhysicalCard], members: list[int], sides: FloatArray) -> CardRow:
-        side = sides[members].sum(axis=0)
-        norm = float(np.hypot(*side))
-        unit = side / norm if norm > 0 else np.zeros(2)
+    def _ordered(
+        cards: Sequence[PhysicalCard],
+        geo: _Geometry,
+        members: list[int],
+        heads: list[Counter[int]],
+    ) -> CardRow:
+        head = [heads[m].most_common(1)[0][0] if heads[m] else 0 for m in members]
+        # Each card's axis, turned to point from its index line to its body; their sum
+        # points down the row, and down the middle of a fan however wide it opens.
+        axes = geo.axes[members]
+        lean = np.asarray(
+            [float(geo.bodies[m][h] @ geo.axes[m]) for m, h in zip(members, head, strict=True)]
+        )
+        told = np.asarray([bool(heads[m]) or len(geo.points[m]) == 1 for m in members])
+        down = (axes * (np.sign(lean) * told)[:, None]).sum(axis=0)
+        norm = float(np.hypot(*down))
+        unit = -down / norm if norm > 1e-6 else np.zeros(2)
         if len(members) == 1:
             return CardRow((members[0],), (float(unit[0]), float(unit[1])))
-        anchors = []
-        for m in members:
-            pts = cards[m].index_centers.astype(np.float64)
-            # A whole card shows two indices; its top one (towards the side) lines up
-            # with the indices of the covered cards.
-            anchors.append(pts[int(np.argmax(pts @ unit))] if norm > 0 else pts.mean(axis=0))
-        anchor_arr = np.asarray(anchors).reshape(-1, 2)
-        if norm > 0:
-            axis = np.array([-unit[1], unit[0]])
+        anchors = np.asarray(
+            [geo.points[m][h] for m, h in zip(members, head, strict=True)]
+        ).reshape(-1, 2)
+        if np.any(unit):
+            along = np.array([-unit[1], unit[0]])
         else:
-            centred = anchor_arr - anchor_arr.mean(axis=0)
-            axis = np.linalg.svd(centred, full_matrices=False)[2][0]
-        order = list(np.argsort(anchor_arr @ axis, kind="stable"))
+            centred = anchors - anchors.mean(axis=0)
+            along = np.linalg.svd(centred, full_matrices=False)[2][0]
+        order = list(np.argsort(anchors @ along, kind="stable"))
         if _on_top(cards[members[order[0]]]) > _on_top(cards[members[order[-1]]]):
             order.reverse()  # the card lying on top, seen whole, is the last laid
         return CardRow(tuple(members[k] for k in order), (float(unit[0]), float(unit[1])))
+
+
+def _leading(body: FloatArray, axes: FloatArray) -> npt.NDArray[np.bool_]:
+    """(P,) whether each index of a whole card sits on its leading edge: the rest of
+    the card lies down and to the right of it, seen the way the index reads (a
+    top-left index, or a bottom-right one read upside down). A row shows the leading
+    edge of every card; the other corners (top-right and bottom-left of four-index
+    decks) sit on the trailing edge, which the next card covers, so only the last
+    card of a row shows them, and they must not reach over to the next meld along
+    the table. (A covered card's box says too little about its sides to tell.)"""
+    lean = (body * axes).sum(axis=1)
+    down = axes * np.where(lean < 0, -1.0, 1.0)[:, None]
+    right = np.stack([down[:, 1], -down[:, 0]], axis=1)
+    size = np.hypot(body[:, 0], body[:, 1])
+    out: npt.NDArray[np.bool_] = (body * right).sum(axis=1) >= -0.1 * size
+    return out
 
 
 def _on_top(card: PhysicalCard) -> tuple[int, float]:

@@ -4,12 +4,18 @@ A card shows its index in two (some decks: four) corners, and several decks put 
 same face on the table more than once. The rules, in order:
 
 1. **Corners of one card merge.** Indices with the same reading are one card when one
-   card box holds them all and they sit where a card's corners do: a pair of them lies
-   symmetric about that box's centre (midpoint within `centre_tolerance` x the box
-   diagonal) and far apart (at least `min_spread` x the diagonal). Two copies of a card
-   from two decks never pass this: overlapped in a row their indices are a step apart,
-   side by side; loose, they lie in two different boxes.
+   card box holds them all and they sit where a card's corners do (see `card_fit`):
+   four corners of a parallelogram; two on a diagonal whose card matches the box
+   (`min_fill` IoU) with no other card's index on its face; or, in a frame showing a
+   four-index card, two along a long side, with a twin pair beside them, their card
+   holding the box (`max_overhang`). Two copies of a card from two decks never pass
+   this: in a row the cards between them lie on the face; loose, they lie in two
+   different boxes.
 2. **Copies stay copies.** Everything not merged is its own card, so two 7h are two.
+   A card showing one index gets the box its pose fits (`card_fit.lone_fits`, turned
+   near the whole cards around it), the assignment of least total cost over all of
+   them (`assignment.assign`), not merely the smallest box holding it: in a turned
+   row each strip's box also holds the next card's index.
 3. **Plausible cards only.** An index that no card box holds is ignored (a printed
    number on a score pad, a chip) unless `require_card_box` is off. A card box without
    any index is a face-down card or a card seen only from its back: it is not a card.
@@ -22,7 +28,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -30,12 +36,24 @@ import numpy.typing as npt
 from shanghai.engine.cards import Card
 from shanghai.engine.variants import Rules, build_shoe
 
+from .assignment import assign
+from .card_fit import (
+    PairFit,
+    QuadFit,
+    lone_fits,
+    pair_fits,
+    prior_axes,
+    quad_fits,
+    twin_pairs,
+)
 from .readings import IndexReadings
 
 __all__ = ["CardIdentifier", "Identification", "PhysicalCard", "shoe_counts"]
 
 FloatArray = npt.NDArray[np.float32]
 Box = tuple[float, float, float, float]
+INDEX_TO_LENGTH = 4.4
+"""A card is about this many index heights long (when no whole card shows its size)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +62,10 @@ class PhysicalCard:
 
     `xyxy` is the card's box (its visible pixels) when a card box was matched, else the
     box around its indices; `index_xyxy` the boxes of the indices read; `confidence` the
-    best of its indices' confidences; `excess` marks a copy beyond the shoe.
+    best of its indices' confidences; `excess` marks a copy beyond the shoe; `axis`
+    the card's long axis as fitted (a unit vector; for a card showing one index it
+    points from the index down the card, for a whole card either way), None when
+    nothing told.
     """
 
     card: Card
@@ -53,6 +74,7 @@ class PhysicalCard:
     index_xyxy: tuple[Box, ...]
     box_id: int | None = None
     excess: bool = False
+    axis: tuple[float, float] | None = None
 
     @property
     def index_centers(self) -> FloatArray:
@@ -118,13 +140,17 @@ def _contains(boxes: FloatArray, points: FloatArray, margin: float) -> npt.NDArr
 class CardIdentifier:
     """Turns `IndexReadings` plus (M, 4) card boxes into physical cards."""
 
-    centre_tolerance: float = 0.22
-    min_spread: float = 0.4
-    """A merged pair spans at least this share of the box diagonal (a whole card's
-    corner indices span 0.54-0.75 of its box's diagonal, whatever its rotation)."""
+    max_overhang: float = 0.15
+    """A merged pair's box reaches outside the card the pair implies by at most this
+    many card lengths (summed over its four sides)."""
+    min_fill: float = 0.55
+    """A diagonal pair's card and its box overlap at least this much (IoU)."""
+    lone_overhang: float = 0.45
+    """A card showing one index takes a box only when its best pose reaches over it
+    by at most this (card lengths, turning penalty included)."""
     corner_gap: float = 0.3
-    """Any two corners of one card are at least this share of the diagonal apart (the
-    two top corners of a four-index card span about 0.46)."""
+    """Any two corners of one card are at least this share of its length apart (the
+    two top corners of a four-index card span about 0.56)."""
     box_margin: float = 0.08
     max_corners: int = 4
     require_card_box: bool = True
@@ -134,23 +160,24 @@ class CardIdentifier:
         boxes = np.asarray(card_boxes, dtype=np.float32).reshape(-1, 4)
         centers = readings.centers
         inside = _contains(boxes, centers, self.box_margin)
-        groups, group_box = self._merge_corners(readings, boxes, inside)
+        groups, group_fit = self._merge_corners(readings, boxes, inside)
+        lone = self._lone_boxes(readings, boxes, inside, groups, group_fit)
         warnings: list[str] = []
         ignored = 0
         cards: list[PhysicalCard] = []
-        used_boxes: set[int] = set(group_box.values())
         for root in sorted(groups.members, key=lambda r: min(groups.members[r])):
             members = sorted(groups.members[root])
-            box_id = group_box.get(root)
-            if box_id is None:
-                box_id = self._single_box(members[0], boxes, inside, used_boxes)
-                if box_id is not None:
-                    used_boxes.add(box_id)
+            box_id: int | None = None
+            axis: tuple[float, float] | None = None
+            if root in group_fit:
+                box_id, axis = group_fit[root].box, group_fit[root].axis
+            elif members[0] in lone:
+                box_id, axis = lone[members[0]]
             holders = inside[members[0]].any() if len(boxes) else False
             if box_id is None and self.require_card_box and not holders:
                 ignored += len(members)
                 continue
-            cards.append(self._card(readings, members, boxes, box_id))
+            cards.append(self._card(readings, members, boxes, box_id, axis))
         if self.rules is not None:
             cards, dropped, notes = self._check_shoe(cards, self.rules)
             ignored += dropped
@@ -159,70 +186,148 @@ class CardIdentifier:
 
     def _merge_corners(
         self, readings: IndexReadings, boxes: FloatArray, inside: npt.NDArray[np.bool_]
-    ) -> tuple[_Groups, dict[int, int]]:
-        """Greedy merging of same-name indices into cards, best-placed pairs first."""
+    ) -> tuple[_Groups, dict[int, PairFit]]:
+        """Greedy merging of same-name indices into cards, best-fitting pairs first:
+        four-index cards seen whole, diagonal pairs, then side pairs, when the frame
+        shows a four-index card whole and the pair has a twin (see `card_fit.twin_pairs`): a
+        side pair alone says little, two copies a card's length apart fit as well."""
         n = len(readings)
         groups = _Groups(n)
-        group_box: dict[int, int] = {}
+        group_fit: dict[int, PairFit] = {}
         if n == 0 or len(boxes) == 0:
-            return groups, group_box
+            return groups, group_fit
         centers = readings.centers.astype(np.float64)
-        box_centre = (boxes[:, :2] + boxes[:, 2:]).astype(np.float64) / 2
-        diag = np.hypot(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]).astype(np.float64)
-        candidates: list[tuple[float, int, int, int]] = []
+        box_arr = boxes.astype(np.float64)
+        fits: list[PairFit] = []
         by_name: dict[str, list[int]] = {}
         for i, name in enumerate(readings.names):
             by_name.setdefault(name, []).append(i)
-        for same in by_name.values():
+        quads: list[QuadFit] = []
+        names = np.asarray(readings.names)
+        for name, same in by_name.items():
+            if len(same) < 2:
+                continue
+            others = centers[names != name]
+            if len(same) >= 4:
+                for k in np.nonzero(inside[same].sum(axis=0) >= 4)[0]:
+                    held = [i for i in same if inside[i, k]]
+                    quads += quad_fits(
+                        centers, held, box_arr, int(k), others, readings.xyxy.astype(np.float64)
+                    )
             for a_pos, a in enumerate(same):
                 for b in same[a_pos + 1 :]:
-                    shared = np.nonzero(inside[a] & inside[b])[0]
-                    for shared_box in shared:
-                        k = int(shared_box)
-                        mid = (centers[a] + centers[b]) / 2
-                        off = float(np.hypot(*(mid - box_centre[k]))) / diag[k]
-                        spread = float(np.hypot(*(centers[a] - centers[b]))) / diag[k]
-                        if off <= self.centre_tolerance and spread >= self.min_spread:
-                            candidates.append((off, a, b, k))
-        candidates.sort()
-        for _, a, b, box in candidates:
-            ra, rb = groups.find(a), groups.find(b)
+                    shared = [int(k) for k in np.nonzero(inside[a] & inside[b])[0]]
+                    if shared:
+                        fits += pair_fits(
+                            centers,
+                            a,
+                            b,
+                            box_arr,
+                            shared,
+                            min_fill=self.min_fill,
+                            max_overhang=self.max_overhang,
+                            others=others,
+                        )
+        for quad in sorted(quads, key=lambda q: q.cost):
+            roots = {groups.find(i) for i in quad.members}
+            if len(roots) < 4 or quad.box in {f.box for f in group_fit.values()}:
+                continue
+            for i in quad.members[1:]:
+                groups.union(quad.members[0], i)
+            group_fit[groups.find(quad.members[0])] = PairFit(
+                quad.cost, quad.members[0], quad.members[2], quad.box, quad.axis, quad.length, True
+            )
+        twins = twin_pairs(centers, readings.names, {(f.a, f.b) for f in fits})
+        diagonal = sorted(
+            (f for f in fits if f.diagonal and (f.a, f.b) not in twins), key=lambda f: f.cost
+        )
+        self._union_fits(diagonal, groups, group_fit, centers)
+        if quads:  # only a four-index deck shows two indices on one side of a card
+            sides = sorted(
+                (f for f in fits if not f.diagonal and (f.a, f.b) in twins), key=lambda f: f.cost
+            )
+            self._union_fits(sides, groups, group_fit, centers)
+        return groups, group_fit
+
+    def _union_fits(
+        self,
+        fits: list[PairFit],
+        groups: _Groups,
+        group_fit: dict[int, PairFit],
+        centers: npt.NDArray[np.float64],
+    ) -> None:
+        """Merge the pairs of `fits` in order, each card in one box, at most
+        `max_corners` corners spread apart."""
+        for fit in fits:
+            ra, rb = groups.find(fit.a), groups.find(fit.b)
             if ra == rb:
                 continue
-            if group_box.get(ra, box) != box or group_box.get(rb, box) != box:
+            if any(r in group_fit and group_fit[r].box != fit.box for r in (ra, rb)):
                 continue  # each side already belongs to another card box
             merged = groups.members[ra] + groups.members[rb]
-            if len(merged) > self.max_corners or not self._spread_ok(
-                centers, merged, float(diag[box])
-            ):
+            if len(merged) > self.max_corners or not self._spread_ok(centers, merged, fit.length):
                 continue
+            kept = group_fit.get(ra) or group_fit.get(rb) or fit
             groups.union(ra, rb)
-            group_box.pop(rb, None)
-            group_box[groups.find(a)] = box
-        return groups, group_box
+            group_fit.pop(ra, None)
+            group_fit.pop(rb, None)
+            group_fit[groups.find(fit.a)] = kept
 
-    def _spread_ok(self, centers: npt.NDArray[np.float64], members: list[int], diag: float) -> bool:
-        """Corners of one card are far apart: no two within `min_spread` x the diagonal."""
+    def _spread_ok(
+        self, centers: npt.NDArray[np.float64], members: list[int], length: float
+    ) -> bool:
+        """Corners of one card are far apart: no two within `corner_gap` x its length."""
         pts = centers[members]
         gaps = np.hypot(*(pts[:, None, :] - pts[None, :, :]).transpose(2, 0, 1))
         np.fill_diagonal(gaps, np.inf)
-        return bool(gaps.min() >= self.corner_gap * diag)
+        return bool(gaps.min() >= self.corner_gap * length)
 
-    @staticmethod
-    def _single_box(
-        index: int, boxes: FloatArray, inside: npt.NDArray[np.bool_], used: set[int]
-    ) -> int | None:
-        """The smallest free card box holding a lone index (a covered card's strip is
-        smaller than the card lying over it)."""
-        holders = [int(b) for b in np.nonzero(inside[index])[0] if int(b) not in used]
-        if not holders:
-            return None
-        areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
-        return min(holders, key=lambda b: float(areas[b]))
+    def _lone_boxes(
+        self,
+        readings: IndexReadings,
+        boxes: FloatArray,
+        inside: npt.NDArray[np.bool_],
+        groups: _Groups,
+        group_fit: dict[int, PairFit],
+    ) -> dict[int, tuple[int, tuple[float, float]]]:
+        """Index -> (box, axis) for the cards showing one index, each box to one card:
+        the assignment of least total cost (`assign`), as picking the best fits one
+        by one shifts a turned row's boxes by one card."""
+        used = {f.box for f in group_fit.values()}
+        lone = [
+            members[0]
+            for root, members in groups.members.items()
+            if len(members) == 1 and root not in group_fit
+        ]
+        candidates = [
+            (i, int(k)) for i in lone for k in np.nonzero(inside[i])[0] if int(k) not in used
+        ]
+        if not candidates:
+            return {}
+        centers = readings.centers.astype(np.float64)
+        poses = [
+            (centers[groups.members[r]].mean(axis=0), np.asarray(f.axis), f.length)
+            for r, f in group_fit.items()
+        ]
+        sizes = (readings.xyxy[:, 2:] - readings.xyxy[:, :2]).max(axis=1)
+        fallback = float(np.median(sizes)) * INDEX_TO_LENGTH if len(sizes) else 1.0
+        axes, lengths, known, _ = prior_axes(centers, poses, fallback)
+        fits = lone_fits(centers, candidates, boxes.astype(np.float64), axes, lengths, known)
+        cost = np.full((len(readings), len(boxes)), np.inf)
+        for fit in fits:
+            if fit.cost <= self.lone_overhang:
+                cost[fit.index, fit.box] = fit.cost
+        chosen = assign(cost, self.lone_overhang)
+        axis_of = {(f.index, f.box): f.axis for f in fits}
+        return {i: (k, axis_of[(i, k)]) for i, k in chosen}
 
     @staticmethod
     def _card(
-        readings: IndexReadings, members: list[int], boxes: FloatArray, box_id: int | None
+        readings: IndexReadings,
+        members: list[int],
+        boxes: FloatArray,
+        box_id: int | None,
+        axis: tuple[float, float] | None,
     ) -> PhysicalCard:
         index_boxes = tuple(
             (float(x1), float(y1), float(x2), float(y2))
@@ -240,6 +345,7 @@ class CardIdentifier:
             xyxy=(x1, y1, x2, y2),
             index_xyxy=index_boxes,
             box_id=box_id,
+            axis=axis,
         )
 
     @staticmethod
@@ -269,11 +375,6 @@ class CardIdentifier:
                 key=lambda i: kept[i].confidence,
             )
             excess_ids.update(copies[: count - limit])
-        out = [
-            PhysicalCard(c.card, c.confidence, c.xyxy, c.index_xyxy, c.box_id, excess=True)
-            if i in excess_ids
-            else c
-            for i, c in enumerate(kept)
-        ]
+        out = [replace(c, excess=True) if i in excess_ids else c for i, c in enumerate(kept)]
         dropped = sum(len(c.index_xyxy) for c in cards if not rules.accepts(c.card))
         return out, dropped, notes

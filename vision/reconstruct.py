@@ -63,4 +63,12 @@ class Reconstructor:
             warnings.append(
                 f"{n} read ind{'ices' if n != 1 else 'ex'} ignored (no card holds them)"
             )
+        unread = len(card_boxes) - len({c.box_id for c in found.cards if c.box_id is not None})
+        if unread > 0:
+            # A card seen but not read (face down, or its indices covered, blurred or too
+            # small) is missing from the hands and melds: say so rather than score short.
+            warnings.append(
+                f"{unread} card{'s' if unread != 1 else ''} seen without a readable index "
+                "(face down, covered or too small): hands and melds may be incomplete"
+            )
         return TableSnapshot(width, height, seen, tuple(seats), tuple(warnings), self.rules)

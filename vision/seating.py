@@ -3,14 +3,19 @@
 Rules (each seat on its own):
 - a row or fan with fewer cards than the smallest meld the variant allows is loose
   cards: hand;
-- the row nearest the player (see `zones.SeatZone.towards_player`) is the hand, unless
-  it is a legal meld as it lies (a player who went out leaves melds only);
+- the row nearest the player is the hand, unless it is a legal meld as it lies (a
+  player who went out leaves melds only). Where the player is comes from the cards:
+  the way their bottoms point (the side away from their indices), since a player lays
+  melds and hand the same way round, facing themselves or turned for the table to
+  read, and the hand goes in front of the melds in that frame. Only when no card
+  tells does the zone's `towards_player` decide (outwards from the table's centre);
 - a row in the same band as the hand (within `hand_band` card lengths towards the
-  table) that is not a legal meld is part of the hand too (a hand laid in two pieces);
+  table of the row nearest the player, loose cards included) that is not a legal
+  meld is part of the hand too (a hand laid in two pieces);
 - every other row is a meld, legal or not (an illegal meld is shown red, never hidden
   in the hand).
-Melds of a seat are listed row band by row band from the table's centre outwards,
-left to right as the player sees them.
+Melds of a seat are listed row band by row band, the band farthest from the player
+first, left to right as the player sees them.
 """
 
 from __future__ import annotations
@@ -101,7 +106,11 @@ class Seating:
             boxes = [_row_box(cards, r) for r in rows]
             keep = list(range(len(rows)))
             if self.role == "auto":  # `hand`/`melds`: the photo shows only what is asked
-                keep = nearest_area(boxes, self.area_gap * length, width, height)
+                sides = np.asarray([r.side for r in rows], dtype=np.float64).reshape(-1, 2)
+                counts = np.asarray([len(r.members) for r in rows], dtype=np.float64)
+                keep = nearest_area(
+                    boxes, self.area_gap * length, width, height, sides=sides, counts=counts
+                )
             whole = (
                 (0.0, 0.0),
                 (float(width), 0.0),
@@ -123,12 +132,12 @@ class Seating:
         return by_seat, zones
 
     def _towards_player(self, zone: SeatZone, rows: list[CardRow]) -> np.ndarray:
-        if zone.towards_player is not None:
-            return np.asarray(zone.towards_player, dtype=np.float64)
         side = sum((np.asarray(r.side) * len(r.members) for r in rows), np.zeros(2))
         norm = float(np.hypot(*side))
         if norm > 1e-6:
             return -side / norm
+        if zone.towards_player is not None:
+            return np.asarray(zone.towards_player, dtype=np.float64)
         return np.array([0.0, 1.0])  # nothing tells: the player holds the camera below
 
     def _legal(self, cards: Sequence[PhysicalCard], row: CardRow) -> bool:
@@ -165,15 +174,14 @@ class Seating:
         depth = {id(r): float(_row_centre(cards, r) @ down) for r in rows}
         hand_rows = [r for r in rows if len(r.members) < smallest]
         rowlike = [r for r in rows if len(r.members) >= smallest]
-        if rowlike:
-            outer = max(rowlike, key=lambda r: depth[id(r)])
-            if not self._legal(cards, outer):
-                band = depth[id(outer)] - self.hand_band * length
-                hand_rows += [
-                    r
-                    for r in rowlike
-                    if r is outer or (depth[id(r)] >= band and not self._legal(cards, r))
-                ]
+        outer = max(rows, key=lambda r: depth[id(r)])
+        if len(outer.members) < smallest or not self._legal(cards, outer):
+            band = depth[id(outer)] - self.hand_band * length
+            hand_rows += [
+                r
+                for r in rowlike
+                if r is outer or (depth[id(r)] >= band and not self._legal(cards, r))
+            ]
         melds = [r for r in rowlike if all(r is not h for h in hand_rows)]
         melds.sort(key=place)
         hand_rows.sort(key=place)

@@ -14,9 +14,10 @@ Without a configuration:
   cards, turned so that the boundaries run through the emptiest directions; seat 0 is
   the sector nearest the bottom of the frame, then clockwise.
 
-Each zone also knows where its player sits (`towards_player`), which decides which
-row is the hand: for sectors, outwards from the table's centre; for a polygon or one
-scanning area, the side the cards' indices point away from.
+Each zone may also know where its player sits (`towards_player`): for sectors,
+outwards from the table's centre. `seating` goes by the way the cards themselves face
+first, and uses it only when they do not tell. A single scanning area leaves out
+cards that face another way (`nearest_area`).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["SeatZone", "ZoneConfig", "sector_zones"]
+__all__ = ["SeatZone", "ZoneConfig", "nearest_area", "sector_zones"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -144,10 +145,24 @@ def sector_zones(
 
 
 def nearest_area(
-    boxes: Sequence[tuple[float, float, float, float]], gap: float, width: int, height: int
+    boxes: Sequence[tuple[float, float, float, float]],
+    gap: float,
+    width: int,
+    height: int,
+    *,
+    sides: FloatArray | None = None,
+    counts: FloatArray | None = None,
+    max_turn_deg: float = 45.0,
 ) -> list[int]:
     """Indices of the boxes in the cluster nearest the frame centre, clusters being
-    boxes linked by gaps of at most `gap` pixels."""
+    boxes linked by gaps of at most `gap` pixels.
+
+    With `sides` ((N, 2) unit vectors, zeros where unknown; see `layout.CardRow.side`)
+    the cluster takes only boxes facing within `max_turn_deg` of the way most cards
+    near the centre face (each box weighted by its `counts` of cards and closeness to
+    the centre), growing from the nearest such box: at a crowded table a neighbour's
+    cards reach close to a player's, but face the neighbour. A box whose side is
+    unknown joins when the nearest box that tells is in the cluster."""
     n = len(boxes)
     if n == 0:
         return []
@@ -158,19 +173,41 @@ def nearest_area(
     dy = np.maximum(
         0, np.maximum(arr[:, None, 1] - arr[None, :, 3], arr[None, :, 1] - arr[:, None, 3])
     )
-    linked = np.hypot(dx, dy) <= gap
-    label = -np.ones(n, dtype=int)
-    for start in range(n):
-        if label[start] >= 0:
-            continue
-        stack = [start]
-        label[start] = start
-        while stack:
-            i = stack.pop()
-            for j in np.nonzero(linked[i] & (label < 0))[0]:
-                label[j] = start
-                stack.append(int(j))
+    gaps = np.hypot(dx, dy)
     centres = (arr[:, :2] + arr[:, 2:]) / 2
     dist = np.hypot(centres[:, 0] - width / 2, centres[:, 1] - height / 2)
-    best = int(label[int(np.argmin(dist))])
-    return [i for i in range(n) if label[i] == best]
+    unit = np.zeros((n, 2)) if sides is None else np.asarray(sides, dtype=np.float64)
+    known = np.hypot(unit[:, 0], unit[:, 1]) > 0.5
+    if not known.any():
+        return _cluster(gaps <= gap, int(np.argmin(dist)))
+    weight = np.ones(n) if counts is None else np.asarray(counts, dtype=np.float64)
+    weight = weight * np.exp(-dist / max(gap, 1e-9)) * known
+    main = (unit * weight[:, None]).sum(axis=0)
+    main = main / max(float(np.hypot(*main)), 1e-12)
+    facing = known & (unit @ main >= math.cos(math.radians(max_turn_deg)))
+    if not facing.any():
+        facing = known
+    seed = int(np.argmin(np.where(facing, dist, np.inf)))
+    core = set(_cluster((gaps <= gap) & facing[:, None] & facing[None, :], seed))
+    out = []
+    for i in range(n):
+        if i in core:
+            out.append(i)
+        elif not known[i]:
+            nearest = int(np.argmin(np.where(known, gaps[i], np.inf)))
+            if nearest in core and gaps[i, nearest] <= gap:
+                out.append(i)
+    return out
+
+
+def _cluster(linked: npt.NDArray[np.bool_], seed: int) -> list[int]:
+    """Indices connected to `seed` through `linked` (N, N)."""
+    seen = {seed}
+    stack = [seed]
+    while stack:
+        i = stack.pop()
+        for j in np.nonzero(linked[i])[0].tolist():
+            if j not in seen:
+                seen.add(j)
+                stack.append(j)
+    return sorted(seen)

@@ -28,6 +28,8 @@ class MiniTable:
     height: int = 900
     scale: float = 1.5
     """Pixels per card unit (a card is 63 x 88 units)."""
+    four_index: bool = False
+    """Cards print their index in all four corners (some bridge decks), not two."""
     placed: list[tuple[str, float, float, float, bool]] = field(default_factory=list)
 
     def card(
@@ -45,14 +47,15 @@ class MiniTable:
             self.card(name, x + off * math.cos(a), y + off * math.sin(a), angle)
 
     def fan(self, names: list[str], x: float, y: float, spread: float, angle: float = 0.0) -> None:
-        """A hand fanned around a pivot below the cards."""
-        radius = 120.0
+        """A hand fanned around a pivot below the cards (in their own frame), the
+        middle card centred at (x, y)."""
+        reach = 120.0 * self.scale
+        a = math.radians(angle)
+        pivot_x, pivot_y = x - reach * math.sin(a), y + reach * math.cos(a)
         for k, name in enumerate(names):
             t = -spread / 2 + spread * k / max(1, len(names) - 1)
             r = math.radians(t + angle)
-            px = x + radius * self.scale * math.sin(r)
-            py = y - radius * self.scale * math.cos(r) + radius * self.scale
-            self.card(name, px, py, t + angle)
+            self.card(name, pivot_x + reach * math.sin(r), pivot_y - reach * math.cos(r), t + angle)
 
     def _quad(self, x: float, y: float, angle: float, local: np.ndarray) -> np.ndarray:
         a = math.radians(angle)
@@ -79,7 +82,10 @@ class MiniTable:
                 boxes.append([xs.min(), ys.min(), xs.max() + 1, ys.max() + 1])
             cx, cy = INDEX_CENTRE
             w, h = INDEX_SIZE
-            for centre in ((cx, cy), (CARD_W - cx, CARD_H - cy)):
+            centres = [(cx, cy), (CARD_W - cx, CARD_H - cy)]
+            if self.four_index:
+                centres += [(CARD_W - cx, cy), (cx, CARD_H - cy)]
+            for centre in centres:
                 local = np.array(
                     [
                         [centre[0] - w / 2, centre[1] - h / 2],

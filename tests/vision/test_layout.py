@@ -135,3 +135,87 @@ def test_zone_config_is_validated() -> None:
         ZoneConfig.from_json({"zones": [{"seat": 0}]})
     with pytest.raises(ValueError, match="3 points"):
         ZoneConfig.from_json({"zones": [{"seat": 0, "polygon": [[0, 0], [1, 1]]}]})
+
+
+def _turned(
+    x: float, y: float, angle: float, cx: float = 600, cy: float = 450
+) -> tuple[float, float]:
+    """(x, y) turned `angle` degrees about (cx, cy), as the whole layout is."""
+    a = math.radians(angle)
+    dx, dy = x - cx, y - cy
+    return cx + dx * math.cos(a) - dy * math.sin(a), cy + dx * math.sin(a) + dy * math.cos(a)
+
+
+def _area(table, angle: float, hand: list[str], *, step: float, fan: bool = False) -> None:  # type: ignore[no-untyped-def]
+    """Two meld rows a little more than a card's length apart, then the hand in front
+    (towards the player, the cards' "down"), the whole area turned by `angle`."""
+    s = table.scale
+    for names, x, y in (
+        (["9s", "9d", "9c"], 470, 300),
+        (["3c", "4c", "5c", "6c"], 730, 300),
+        (["Jh", "Qh", "Kh"], 560, 300 + 96 * s),
+    ):
+        table.row(names, *_turned(x, y, angle), step=18, angle=angle)
+    hx, hy = _turned(600, 300 + 200 * s, angle)
+    if fan:
+        table.fan(hand, hx, hy, spread=70, angle=angle)
+    else:
+        table.row(hand, hx, hy, step=step, angle=angle)
+
+
+@pytest.mark.parametrize("angle", [0.0, 30.0, 150.0, 250.0])
+@pytest.mark.parametrize(("step", "fan"), [(26.0, False), (44.0, False), (0.0, True)])
+def test_rows_a_card_apart_and_the_hand_in_front_stay_apart(mini_table, angle, step, fan) -> None:  # type: ignore[no-untyped-def]
+    """Meld rows laid close, one above the other: the whole card ending a row shows its
+    bottom index just above the next row's indices, which must not join the rows. The
+    hand in front, spread wide or fanned, is one hand whatever it holds."""
+    table = mini_table(width=1600, height=1400, scale=1.2)
+    hand = ["2d", "7s", "Kc", "4h", "10d", "As"]
+    _area(table, angle, hand, step=step, fan=fan)
+    snapshot = Reconstructor(RULES)(*table.measure(), table.width, table.height)
+    assert sorted(_melds(snapshot)) == ["3c 4c 5c 6c", "9s 9d 9c", "Jh Qh Kh"]
+    assert _hand(snapshot) == sorted(hand)
+
+
+@pytest.mark.parametrize("angle", [0.0, 60.0, 180.0])
+def test_four_index_melds_side_by_side_stay_apart(mini_table, angle) -> None:  # type: ignore[no-untyped-def]
+    """A four-index card ending a meld shows its top-right index close to the next
+    meld's first index: it sits on the card's trailing edge and must not join them."""
+    table = mini_table(four_index=True)
+    table.row(["9s", "9d", "9c"], *_turned(500, 450, angle), step=18, angle=angle)
+    table.row(["3c", "4c", "5c"], *_turned(500 + 90 * 1.5, 450, angle), step=18, angle=angle)
+    snapshot = Reconstructor(RULES, role="melds")(*table.measure(), table.width, table.height)
+    assert sorted(_melds(snapshot)) == ["3c 4c 5c", "9s 9d 9c"]
+
+
+def test_a_neighbours_cards_at_the_edge_of_a_scan_are_left_out(mini_table) -> None:  # type: ignore[no-untyped-def]
+    """A photo of one player's area catches the next player's hand at its edge, close
+    by but turned to face that player: it is not part of this player's cards."""
+    table = mini_table(width=1400)
+    table.row(["9s", "9d", "9c"], 520, 330, step=18)
+    table.row(["Kd", "2s", "7h", "Qc"], 560, 560, step=30)
+    table.row(["5h", "6h", "8c", "Jd"], 930, 420, step=30, angle=-90)
+    snapshot = Reconstructor(RULES)(*table.measure(), table.width, table.height)
+    assert _melds(snapshot) == ["9s 9d 9c"]
+    assert _hand(snapshot) == sorted(["Kd", "2s", "7h", "Qc"])
+
+
+def test_the_hand_lies_the_way_the_cards_face_not_away_from_the_table(mini_table) -> None:  # type: ignore[no-untyped-def]
+    """Cards turned to face the middle of the table (each player's area turned half a
+    turn): the hand is still the row the cards' bottoms point to, here nearer the
+    middle than the melds."""
+    table = mini_table(width=1600, height=1600, scale=1.0)
+    areas = [(800, 1300, 180), (300, 800, 270), (800, 300, 0), (1300, 800, 90)]
+    melds = [["3c", "3d", "3s"], ["8d", "8h", "8s"], ["Qs", "Qh", "Qd"], ["7d", "7c", "7s"]]
+    hands = [["Kd", "2s", "9c"], ["9h", "4c", "Ks"], ["Jc", "5d", "2h"], ["10s", "6h", "Ac"]]
+    for (x, y, angle), meld, hand in zip(areas, melds, hands, strict=True):
+        r = math.radians(angle)
+        down = (-math.sin(r), math.cos(r))  # the cards' bottoms point this way
+        table.row(meld, x, y, step=20, angle=angle)
+        table.row(hand, x + 130 * down[0], y + 130 * down[1], step=30, angle=angle)
+    snapshot = Reconstructor(RULES, players=4)(*table.measure(), table.width, table.height)
+    got = sorted(
+        (tuple(_melds(snapshot, s.seat)), tuple(_hand(snapshot, s.seat))) for s in snapshot.seats
+    )
+    want = sorted(((" ".join(m),), tuple(sorted(h))) for m, h in zip(melds, hands, strict=True))
+    assert got == want

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from shanghai.engine.cards import Card
 from shanghai.engine.variant_files import find_variant
@@ -93,3 +94,49 @@ def test_each_card_keeps_its_confidence_and_location(mini_table) -> None:  # typ
     x1, y1, x2, y2 = card.xyxy
     assert x1 < 600 < x2 and y1 < 450 < y2
     assert card.confidence == np.float32(0.9)
+
+
+@pytest.mark.parametrize("angle", [0.0, 25.0, 70.0, 160.0, 215.0])
+def test_each_card_of_a_turned_row_gets_its_own_box(mini_table, angle: float) -> None:  # type: ignore[no-untyped-def]
+    """In a turned row the box of each covered card's strip also holds the next card's
+    index; each card must still get the box of its own visible part."""
+    table = mini_table()
+    names = ["3h", "4h", "5h", "6h", "7h"]
+    table.row(names, 600, 450, step=22, angle=angle)
+    readings, boxes = table.measure()
+    assert len(boxes) == len(names)  # every card shows enough to be boxed, in order
+    found = CardIdentifier().identify(readings, boxes)
+    got = {str(c.card): c.xyxy for c in found.cards}
+    for name, box in zip(names, boxes.tolist(), strict=True):
+        assert got[name] == pytest.approx(box), (angle, name)
+
+
+def test_copies_at_both_ends_of_a_row_stay_two(mini_table) -> None:  # type: ignore[no-untyped-def]
+    """The first card's index and the last card's far corner could pass for one card's
+    two corners; but the cards between lie on that card's face, so it cannot be one."""
+    for angle in (0.0, 35.0, 120.0):
+        table = mini_table()
+        table.row(["7h", "8h", "9h", "7h"], 600, 450, step=24, angle=angle)
+        found = CardIdentifier().identify(*table.measure())
+        assert _names(found) == ["7h", "7h", "8h", "9h"], angle
+
+
+def test_a_four_index_card_seen_whole_counts_once(mini_table) -> None:  # type: ignore[no-untyped-def]
+    for angle in (0.0, 30.0, 100.0):
+        table = mini_table(four_index=True)
+        table.card("Qs", 600, 450, angle)
+        readings, boxes = table.measure()
+        assert len(readings) == 4
+        found = CardIdentifier().identify(readings, boxes)
+        assert _names(found) == ["Qs"], angle
+
+
+def test_four_index_cards_in_a_row_count_once_each(mini_table) -> None:  # type: ignore[no-untyped-def]
+    """Covered four-index cards show the two indices of their uncovered side."""
+    for angle in (0.0, 40.0, 180.0):
+        table = mini_table(four_index=True)
+        table.row(["5d", "6d", "7d", "8d"], 600, 450, step=22, angle=angle)
+        readings, boxes = table.measure()
+        assert len(readings) == 3 * 2 + 4
+        found = CardIdentifier().identify(readings, boxes)
+        assert _names(found) == ["5d", "6d", "7d", "8d"], angle

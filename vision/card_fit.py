@@ -1,0 +1,365 @@
+"""Fit card poses to read indices and visible-pixel boxes (see `card_model`).
+
+Boxes of overlapping cards overlap too: in a row turned on the table, the axis-aligned
+box of each card's visible strip also holds the indices of its neighbours, so "the
+smallest box holding the index" is often the neighbour's. What tells a card's own box
+is that the box lies inside the card: a pose fitted to the index (and a direction from
+the whole cards around it) reaches over its own box and not over the neighbour's.
+
+- `quad_fits`: four same-name indices as the four corners of one card.
+- `pair_fits`: two same-name indices as corners of one card, for each box holding
+  both: on a diagonal (the card's box must match the box), or on a long side (the box
+  must lie in the card); `twin_pairs` tells which pairs lie along a side.
+- `lone_fits`: one index and a box: the best pose near the local direction; the
+  cost is the box's overhang plus a penalty for turning away from that direction.
+- `prior_axes`: that local direction, from the cards already placed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+import numpy.typing as npt
+
+from .card_model import (
+    CARD_ASPECT,
+    INDEX_INSET,
+    SIDE_TO_LENGTH,
+    card_bbox,
+    centre_from_index,
+    overhang,
+    right_of,
+    turn,
+)
+
+__all__ = [
+    "Fit",
+    "PairFit",
+    "QuadFit",
+    "lone_fits",
+    "pair_fits",
+    "prior_axes",
+    "quad_fits",
+    "twin_pairs",
+]
+
+FloatArray = npt.NDArray[np.float64]
+
+ROOMY = 1.1
+"""Overhang is measured against a card this much larger than the nominal one: decks
+differ in where their indices sit, so a size read from indices is rough."""
+CORNER_SLACK = 0.05
+"""How far (card lengths) the corner next to a lone index may lie outside its box: the
+box of the card's visible part reaches that corner, the next card's does not."""
+PRIOR_FALLOFF = 0.5
+PRIOR_REACH = 3.0
+TWIN_TOLERANCE = 0.25
+"""Twin pairs: their vectors differ by at most this share of their length."""
+TWIN_REACH = 0.8
+"""Twin pairs: their middles lie within this many of their lengths."""
+QUAD_TOLERANCE = 0.1
+"""Four corners of one card: the midpoints of their diagonals within this share of
+the diagonals' length."""
+TURN_LIMIT_DEG = 60.0
+TURN_STEP_DEG = 7.5
+TURN_PENALTY = 0.1
+"""Cost (in card lengths of overhang) of turning `TURN_PENALTY_PER_DEG` away from the
+local direction."""
+TURN_PENALTY_PER_DEG = 30.0
+
+
+@dataclass(frozen=True, slots=True)
+class PairFit:
+    """Indices `a`, `b` as two corners of one card lying in box `box`."""
+
+    cost: float
+    a: int
+    b: int
+    box: int
+    axis: tuple[float, float]
+    length: float
+    diagonal: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Fit:
+    """Index `index` as the only read corner of the card whose box is `box`; `axis`
+    points from the index down the card."""
+
+    cost: float
+    index: int
+    box: int
+    axis: tuple[float, float]
+
+
+def _iou(box: FloatArray, bbox: FloatArray) -> FloatArray:
+    """(...) IoU of `box` (4 xyxy) with cards' bounding boxes `bbox` (..., 4 xyxy)."""
+    ix = np.maximum(0.0, np.minimum(box[2], bbox[..., 2]) - np.maximum(box[0], bbox[..., 0]))
+    iy = np.maximum(0.0, np.minimum(box[3], bbox[..., 3]) - np.maximum(box[1], bbox[..., 1]))
+    inter = ix * iy
+    area = (bbox[..., 2] - bbox[..., 0]) * (bbox[..., 3] - bbox[..., 1])
+    union = (box[2] - box[0]) * (box[3] - box[1]) + area - inter
+    out: FloatArray = np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
+    return out
+
+
+def _covers(centre: FloatArray, down: FloatArray, length: float, points: FloatArray) -> bool:
+    """Whether any of `points` (K, 2) lies on the face of the card (its inner 90%)."""
+    if len(points) == 0:
+        return False
+    rel = points - centre
+    along = np.abs(rel @ down)
+    across = np.abs(rel @ right_of(down))
+    inner = (along <= 0.45 * length) & (across <= 0.45 * CARD_ASPECT * length)
+    return bool(inner.any())
+
+
+MIN_SPREAD = 0.3
+DIAGONAL_TURNS = np.arange(24.0, 50.1, 2.0)
+DIAGONAL_RATIOS = np.arange(0.72, 1.081, 0.04)
+ASPECTS = np.array([0.6, CARD_ASPECT, 0.85])
+"""Width over length as seen: a camera looking at the table from the side shortens
+cards along its line of sight by up to a third."""
+_GRID = np.meshgrid(DIAGONAL_TURNS, DIAGONAL_RATIOS, ASPECTS, indexing="ij")
+_GRID_COS = np.cos(np.radians(_GRID[0].ravel()))
+_GRID_SIN = np.sin(np.radians(_GRID[0].ravel()))
+_GRID_RATIO = _GRID[1].ravel()
+_GRID_ASPECT = _GRID[2].ravel()
+
+
+def pair_fits(
+    points: FloatArray,
+    a: int,
+    b: int,
+    boxes: FloatArray,
+    shared: Sequence[int],
+    *,
+    min_fill: float,
+    max_overhang: float,
+    others: FloatArray,
+) -> list[PairFit]:
+    """The ways indices `a` and `b` can be two corners of one card in one of the
+    `shared` boxes, the best per box and kind:
+
+    - on a diagonal: both corners in view means most of the card is, so the card's
+      box matches its visible box; the turn and size that match it best (decks and
+      perspective vary both) must reach `min_fill` IoU; cost 1 - IoU. Nothing lies on
+      a card seen whole, so no index of another card (`others`, (K, 2)) may lie on
+      its face: two copies in one row or fan have their neighbours' indices between
+      them;
+    - on a long side (a four-index card covered on one side): the box must lie in the
+      card, reaching over it by at most `max_overhang` lengths; cost that overhang.
+    """
+    pa, pb = points[a], points[b]
+    d = pb - pa
+    dist = float(np.hypot(*d))
+    diagonals = np.hypot(boxes[shared, 2] - boxes[shared, 0], boxes[shared, 3] - boxes[shared, 1])
+    # Two corners of a card lie at least half its width apart, and the box of its
+    # visible part is never much more than its diagonal: cheap rejections first.
+    shared = [k for k, diag in zip(shared, diagonals, strict=True) if dist >= MIN_SPREAD * diag]
+    if not shared or dist < 1e-6:
+        return []
+    unit = d / dist
+    mid = (pa + pb) / 2
+    axes = np.stack(
+        [_GRID_COS * unit[0] - _GRID_SIN * unit[1], _GRID_SIN * unit[0] + _GRID_COS * unit[1]],
+        axis=1,
+    )
+    sizes = dist / _GRID_RATIO
+    diagonal = card_bbox(mid, axes, sizes, _GRID_ASPECT)
+    side_size = dist / SIDE_TO_LENGTH
+    shifts = [
+        sign * (0.5 - INDEX_INSET[0]) * CARD_ASPECT * side_size * right_of(unit)
+        for sign in (1.0, -1.0)
+    ]
+    sides = [card_bbox(mid + shift, unit, side_size * ROOMY) for shift in shifts]
+    out = []
+    for k in shared:
+        iou = _iou(boxes[k], diagonal)
+        best = int(np.argmax(iou))
+        if iou[best] >= min_fill and not _covers(mid, axes[best], sizes[best], others):
+            axis = (float(axes[best, 0]), float(axes[best, 1]))
+            out.append(PairFit(1.0 - float(iou[best]), a, b, k, axis, float(sizes[best]), True))
+        cost = min(float(overhang(boxes[k], bbox)) / side_size for bbox in sides)
+        if cost <= max_overhang:
+            axis = (float(unit[0]), float(unit[1]))
+            out.append(PairFit(cost, a, b, k, axis, side_size, False))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class QuadFit:
+    """Four same-name indices as the four corners of one card in box `box`."""
+
+    cost: float
+    members: tuple[int, int, int, int]
+    box: int
+    axis: tuple[float, float]
+    length: float
+
+
+def _upright_share(index_boxes: FloatArray, axis: FloatArray) -> float:
+    """How well index boxes (K, 4 xyxy) fit a card whose long axis is `axis`: an index
+    is about twice as tall as wide in the card's frame, so turned by t from upright
+    its box is about (cos t + 2 sin t) by (sin t + 2 cos t) (up to scale). Mean
+    absolute error of the log aspect; lower fits better."""
+    t = abs(float(np.arctan2(axis[0], axis[1])))
+    c, s = abs(np.cos(t)), abs(np.sin(t))
+    want = np.log((c + 2 * s) / (s + 2 * c))
+    wh = np.maximum(index_boxes[:, 2:] - index_boxes[:, :2], 1e-6)
+    return float(np.abs(np.log(wh[:, 0] / wh[:, 1]) - want).mean())
+
+
+def quad_fits(
+    points: FloatArray,
+    same: Sequence[int],
+    boxes: FloatArray,
+    shared_box: int,
+    others: FloatArray,
+    index_boxes: FloatArray,
+) -> list[QuadFit]:
+    """Four-index cards seen whole: four of the indices `same` (all in box
+    `shared_box`) whose diagonals bisect each other (a parallelogram: a card's corners
+    under any camera near the table); the long sides give the axis, or, when a camera
+    looking from the side makes them look no longer than the short ones, the shape of
+    the index boxes does. Nothing may lie on the card's face (see `pair_fits`)."""
+    out = []
+    for combo in combinations(same, 4):
+        pts = points[list(combo)]
+        best: tuple[float, tuple[int, int], tuple[int, int]] | None = None
+        for (a, b), (c, d) in (((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))):
+            gap = float(np.hypot(*((pts[a] + pts[b]) / 2 - (pts[c] + pts[d]) / 2)))
+            span = float(np.hypot(*(pts[a] - pts[b])) + np.hypot(*(pts[c] - pts[d]))) / 2
+            if span > 0 and (best is None or gap / span < best[0]):
+                best = (gap / span, (a, b), (c, d))
+        if best is None or best[0] > QUAD_TOLERANCE:
+            continue
+        (a, b), (c, d) = best[1], best[2]
+        sides = sorted([pts[c] - pts[a], pts[d] - pts[a]], key=lambda v: -float(np.hypot(*v)))
+        long_side = sides[0]
+        if float(np.hypot(*sides[0])) < 1.2 * float(np.hypot(*sides[1])):
+            held = index_boxes[list(combo)]
+            long_side = min(sides, key=lambda v: _upright_share(held, v / np.hypot(*v)))
+        size = float(np.hypot(*long_side)) / SIDE_TO_LENGTH
+        axis = long_side / max(1e-9, float(np.hypot(*long_side)))
+        centre = pts.mean(axis=0)
+        if _covers(centre, axis, size, others):
+            continue
+        members = (combo[0], combo[1], combo[2], combo[3])
+        out.append(QuadFit(best[0], members, shared_box, (float(axis[0]), float(axis[1])), size))
+    return out
+
+
+def twin_pairs(
+    centers: npt.NDArray[np.float64], names: Sequence[str], pairs: set[tuple[int, int]]
+) -> set[tuple[int, int]]:
+    """Same-name pairs that have a twin: a pair of another name beside it, parallel
+    and as long. A row of four-index cards shows each covered card's two indices on
+    its uncovered side, one such pair beside the next; a whole card's two diagonal
+    corners have no twin (the cards under it show one index each). So a pair with a
+    twin lies along a card's side, not across its diagonal."""
+    keys = sorted(pairs)
+    if len(keys) < 2:
+        return set()
+    vec = np.asarray([centers[b] - centers[a] for a, b in keys])
+    mid = np.asarray([(centers[a] + centers[b]) / 2 for a, b in keys])
+    size = np.hypot(vec[:, 0], vec[:, 1])
+    out = set()
+    for i, (a, _) in enumerate(keys):
+        same_way = (
+            np.minimum(np.hypot(*(vec - vec[i]).T), np.hypot(*(vec + vec[i]).T))
+            <= TWIN_TOLERANCE * size[i]
+        )
+        near = np.hypot(*(mid - mid[i]).T) <= TWIN_REACH * size[i]
+        other = np.asarray([names[k[0]] != names[a] for k in keys])
+        if np.any(same_way & near & other):
+            out.add(keys[i])
+    return out
+
+
+def prior_axes(
+    points: FloatArray, poses: Sequence[tuple[FloatArray, FloatArray, float]], fallback: float
+) -> tuple[FloatArray, FloatArray, npt.NDArray[np.bool_], FloatArray]:
+    """For each point (N, 2), from the placed cards near it (`poses`: centre, axis,
+    length; the nearest count most, as the cards of a fan turn from one to the next):
+    the long axis (unsigned line), the card length, whether the cards agree enough
+    to tell the axis, and the distance to the nearest one in its lengths."""
+    n = len(points)
+    axes = np.zeros((n, 2))
+    lengths = np.full(n, fallback)
+    known = np.zeros(n, dtype=bool)
+    reach = np.full(n, np.inf)
+    if not poses:
+        return axes, lengths, known, reach
+    centres = np.asarray([p[0] for p in poses], dtype=np.float64)
+    axis = np.asarray([p[1] for p in poses], dtype=np.float64)
+    size = np.asarray([p[2] for p in poses], dtype=np.float64)
+    doubled = np.arctan2(axis[:, 1], axis[:, 0]) * 2
+    dist = (
+        np.hypot(centres[None, :, 0] - points[:, None, 0], centres[None, :, 1] - points[:, None, 1])
+        / size[None, :]
+    )
+    w = np.exp(-dist / PRIOR_FALLOFF) * (dist <= PRIOR_REACH)
+    total = w.sum(axis=1)
+    c, s = w @ np.cos(doubled), w @ np.sin(doubled)
+    half = np.arctan2(s, c) / 2
+    told = total > 1e-12
+    axes[told] = np.stack([np.cos(half), np.sin(half)], axis=1)[told]
+    lengths = np.where(told, (w @ size) / np.maximum(total, 1e-12), size[np.argmin(dist, axis=1)])
+    known = told & (np.hypot(c, s) > 0.3 * total)
+    reach = dist.min(axis=1)
+    return axes, lengths, known, reach
+
+
+def _outside(boxes: FloatArray, points: FloatArray) -> FloatArray:
+    """(...) distance from each point (..., 2) to its box (..., 4 xyxy), 0 inside."""
+    dx = np.maximum(0.0, np.maximum(boxes[..., 0] - points[..., 0], points[..., 0] - boxes[..., 2]))
+    dy = np.maximum(0.0, np.maximum(boxes[..., 1] - points[..., 1], points[..., 1] - boxes[..., 3]))
+    out: FloatArray = np.hypot(dx, dy)
+    return out
+
+
+def lone_fits(
+    points: FloatArray,
+    candidates: Sequence[tuple[int, int]],
+    boxes: FloatArray,
+    axes: FloatArray,
+    lengths: FloatArray,
+    known: npt.NDArray[np.bool_],
+) -> list[Fit]:
+    """The best pose per (index, box) candidate: turns within `TURN_LIMIT_DEG` of the
+    prior axis (either way along it) when `known`, any turn otherwise. The cost is the
+    box's overhang over the (roomy) card, plus how far the box falls short of the
+    card's corners on the index's edge (the top-left one, and half for the
+    bottom-left one, which another card may cover), plus the turning penalty."""
+    if not candidates:
+        return []
+    index = np.asarray([c[0] for c in candidates])
+    box = boxes[np.asarray([c[1] for c in candidates])][:, None, :]  # (C, 1, 4)
+    near = np.arange(-TURN_LIMIT_DEG, TURN_LIMIT_DEG + 1e-9, TURN_STEP_DEG)
+    near_turns = np.concatenate([near, near + 180.0])
+    anywhere = np.linspace(0.0, 360.0, len(near_turns), endpoint=False)
+    is_known = known[index][:, None]  # (C, 1)
+    turns = np.where(is_known, near_turns[None, :], anywhere[None, :])  # (C, H)
+    start = np.where(is_known, axes[index], np.array([0.0, 1.0]))  # (C, 2)
+    penalty = np.where(
+        is_known, TURN_PENALTY * np.abs(np.concatenate([near, near])) / TURN_PENALTY_PER_DEG, 0.0
+    )
+    downs = turn(np.broadcast_to(start[:, None, :], (*turns.shape, 2)), turns)  # (C, H, 2)
+    size = lengths[index][:, None]  # (C, 1)
+    centres = centre_from_index(points[index][:, None, :], downs, size)
+    # The card's corners on the index's edge: top-left and bottom-left.
+    edge = centres - 0.5 * CARD_ASPECT * size[..., None] * right_of(downs)
+    top_left = edge - 0.5 * size[..., None] * downs
+    bottom_left = edge + 0.5 * size[..., None] * downs
+    short = _outside(box, top_left) + 0.5 * _outside(box, bottom_left)
+    short = np.maximum(0.0, short / size - CORNER_SLACK)
+    cost = overhang(box, card_bbox(centres, downs, size * ROOMY)) / size + short + penalty
+    best = np.argmin(cost, axis=1).tolist()
+    return [
+        Fit(float(cost[r, b]), index_, box_, (float(downs[r, b, 0]), float(downs[r, b, 1])))
+        for r, ((index_, box_), b) in enumerate(zip(candidates, best, strict=True))
+    ]
