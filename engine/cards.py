@@ -17,8 +17,9 @@ parser accepts either case and still knows the family from the letter alone.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from .errors import CardParseError
 
@@ -31,6 +32,7 @@ __all__ = [
     "Card",
     "DeckFamily",
     "Suit",
+    "card_key",
     "format_cards",
     "parse_cards",
     "rook_deck",
@@ -209,6 +211,11 @@ class Card:
 
 JOKER = Card(Suit.JOKER, 0)
 ROOK_BIRD = Card(Suit.BIRD, 0)
+
+card_key: Callable[[Card], int] = attrgetter("_key")
+"""A card's small integer identity: equal cards, and only they, have equal keys.
+Fetched in C, so counting keys (`Counter(map(card_key, cards))`) is several times
+cheaper than counting `Card`s, whose hash is a Python method."""
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:

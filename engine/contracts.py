@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from .cards import Card
+from .cards import Card, Suit
 from .errors import IllegalMeldError
 from .melds import Meld, check_meld, describe_place
 from .variants import Contract, MeldKind, MeldSpec, Rules, RunSpacing
@@ -282,6 +282,9 @@ class _Search:
         key = (tuple(naturals[c] for c in self.order), wilds, specs, self._summary(chosen))
         if key in self.failed:
             return None
+        if self.use_all and self._stranded(naturals, specs):
+            self.failed.add(key)
+            return None
         card = next((c for c in self.order if naturals[c] > 0), None)
         if card is None:
             self.failed.add(key)
@@ -306,6 +309,28 @@ class _Search:
                 return found
         self.failed.add(key)
         return None
+
+    def _stranded(self, naturals: Counter[Card], specs: tuple[MeldSpec, ...]) -> bool:
+        """A quick proof that the cards left cannot all go into the melds left (only
+        when every card must be used): a natural whose rank is too scarce for a set
+        must go into a run of its suit, and equal naturals need as many runs (two
+        aces can share one run as its two ends)."""
+        rules = self.rules
+        variant = rules.variant
+        runs_left = sum(1 for spec in specs if spec.kind is MeldKind.RUN)
+        by_rank: Counter[int] = Counter()
+        if runs_left < len(specs):
+            for card, count in naturals.items():
+                if count > 0:
+                    by_rank[card.rank] += 1 if variant.set_distinct_suits else count
+        runs_needed: dict[Suit, int] = {}
+        for card, count in naturals.items():
+            if count <= 0 or by_rank[card.rank] >= variant.min_naturals:
+                continue
+            runs = -(-count // len(rules.run_positions(card)))
+            if runs > runs_needed.get(card.suit, 0):
+                runs_needed[card.suit] = runs
+        return sum(runs_needed.values()) > runs_left
 
     def _summary(self, chosen: tuple[Meld, ...]) -> tuple[object, ...]:
         """What of the melds chosen so far can still decide later choices: nothing,
@@ -457,16 +482,37 @@ def _wilds_short(naturals: Counter[Card], wilds: int, contract: Contract, rules:
         if len(extra) < len(set_specs):
             return True
         needed += sum(sorted(extra)[: len(set_specs)])
-    places_by_suit: dict[object, set[int]] = {}
-    for card in naturals:
-        places_by_suit.setdefault(card.suit, set()).update(rules.run_positions(card))
+    run_specs = [spec for spec in contract.melds if spec.kind is MeldKind.RUN]
+    if run_specs:
+        run_wilds = _run_wilds(naturals, run_specs, rules)
+        if run_wilds is None:
+            return True
+        needed += run_wilds
+    return needed > wilds
+
+
+def _run_wilds(naturals: Counter[Card], specs: list[MeldSpec], rules: Rules) -> int | None:
+    """A lower bound on the wilds the contract's runs need (None: they cannot be laid).
+
+    Each run alone needs at least the places its best window of its suit lacks; the
+    runs of one suit together can use each natural card of that suit only once, and
+    where the variant keeps them apart they must fit side by side with a gap. Every way
+    of giving the runs suits is tried (at most a few dozen).
+    """
+    variant = rules.variant
+    exact = variant.lay_down_exact
     bottom, top = rules.bottom_position, rules.top_position
-    for spec in contract.melds:
-        if spec.kind is not MeldKind.RUN:
-            continue
+    places_by_suit: dict[Suit, set[int]] = {}
+    cards_by_suit: Counter[Suit] = Counter()
+    for card, count in naturals.items():
+        if count > 0:
+            places_by_suit.setdefault(card.suit, set()).update(rules.run_positions(card))
+            cards_by_suit[card.suit] += count
+    lacking: list[dict[Suit, int]] = []  # per run: fewest places lacking, by suit
+    for spec in specs:
         limit = variant.wild_limits_lay_down.limit(spec.size) if exact else None
-        best: int | None = None
-        for places in places_by_suit.values():
+        by_suit: dict[Suit, int] = {}
+        for suit, places in places_by_suit.items():
             for low in range(bottom, top - spec.size + 2):
                 present = sum(1 for p in range(low, low + spec.size) if p in places)
                 missing = spec.size - present
@@ -474,12 +520,29 @@ def _wilds_short(naturals: Counter[Card], wilds: int, contract: Contract, rules:
                     present < variant.min_naturals or (limit is not None and missing > limit)
                 ):
                     continue
-                if best is None or missing < best:
-                    best = missing
-        if best is None:
-            return True
-        needed += best
-    return needed > wilds
+                if missing < by_suit.get(suit, spec.size + 1):
+                    by_suit[suit] = missing
+        if not by_suit:
+            return None
+        lacking.append(by_suit)
+    if len(specs) == 1:
+        return min(lacking[0].values())
+    span = top - bottom + 1
+    apart = variant.run_spacing is RunSpacing.SEPARATED
+    fewest: int | None = None
+    for suits in itertools.product(*(sorted(by_suit) for by_suit in lacking)):
+        total = 0
+        for suit in set(suits):
+            runs = [i for i, s in enumerate(suits) if s is suit]
+            length = sum(specs[i].size for i in runs)
+            if apart and length + len(runs) - 1 > span:
+                break
+            alone = sum(lacking[i][suit] for i in runs)
+            total += max(alone, length - cards_by_suit[suit])
+        else:
+            if fewest is None or total < fewest:
+                fewest = total
+    return fewest
 
 
 def find_lay_down(
@@ -498,8 +561,8 @@ def find_lay_down(
     exact = rules.variant.lay_down_exact
     if use_all and exact and len(cards) != contract.card_count:
         return None
-    if use_all and len(cards) < contract.card_count:
-        return None
+    if len(cards) < contract.card_count:
+        return None  # every meld needs at least its contract size, with or without use_all
     if _wilds_short(naturals, len(wild_cards), contract, rules):
         return None
     # Longest, most constrained melds first: fewer dead ends.

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from .cards import Card
 from .errors import IllegalMeldError
 from .melds import Meld, check_meld, run_place_card
-from .players import fits_meld
+from .players import LayOffIndex
 from .table import RoundEnd, RoundState
 from .variants import MeldKind, Rules
 
@@ -77,6 +77,9 @@ def find_hand_meld(hand: Sequence[Card], rules: Rules, include: Card | None = No
 def _better(best: Meld | None, cards: list[Card], rules: Rules, kind: MeldKind) -> Meld | None:
     if best is not None and len(cards) <= best.size:
         return best
+    least = rules.variant.min_set if kind is MeldKind.SET else rules.variant.min_run
+    if len(cards) < least:
+        return best  # too short to be a meld: what `check_meld` would say, sooner
     try:
         return check_meld(cards, rules, kind=kind, at_lay_down=False)
     except IllegalMeldError:
@@ -185,13 +188,14 @@ def _play_one(state: RoundState, seat: int, include: Card | None, rng: random.Ra
         state.meld_from_hand(seat, meld.cards)
         return True
     table = [tm.meld for tm in state.melds]
+    targets = LayOffIndex(table, rules)
     candidates = [include] if include is not None else rng.sample(hand, len(hand))
     for card in candidates:
-        for index, target in enumerate(table):
-            if fits_meld(target, card, rules) is not None:
-                state.lay_off(seat, index, card)
-                state.counts["manip-add"] += 1
-                return True
+        index = targets.first_fit(card)
+        if index is not None:
+            state.lay_off(seat, index, card)
+            state.counts["manip-add"] += 1
+            return True
         split = find_split(card, table, rules)
         if split is not None:
             state.rearrange(seat, [split.index], split.groups, [card])

@@ -2,26 +2,31 @@
 
 They are not meant to play well, only to play *legally* and *often enough to finish*:
 they lay down as soon as the hand holds the contract, lay off every card that fits,
-take back wilds where the variant lets them, and keep cards that are close to a set or
-a run for the round's contract. Their coin flips come from their own `random.Random`,
-so a round replays exactly from its seed. All their moves go through `RoundState`'s
-actions, which enforce the rules; a player never changes the state directly.
+take back wilds where the variant lets them, and work towards the round's contract
+with a plan (`plans.plan_contract`: the best partial sets and runs in the hand). Before
+laying down they take or buy a card only when it shortens the plan, and throw away
+cards outside it first (among those, the ones least close to a set or a run). Their
+coin flips come from their own `random.Random`, so a round replays exactly from its
+seed. All their moves go through `RoundState`'s actions, which enforce the rules; a
+player never changes the state directly.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 
 from . import layoffs
-from .cards import Card
+from .cards import Card, Suit
 from .contracts import find_lay_down
 from .errors import IllegalMeldError
 from .melds import Meld
+from .plans import ContractPlan, plan_contract
 from .table import RoundState
 from .variants import GoingOut, JokerSwap, MeldKind, Rules
 
-__all__ = ["GreedyPlayer", "fits_meld", "usefulness"]
+__all__ = ["GreedyPlayer", "LayOffIndex", "fits_meld", "table_index", "usefulness"]
 
 KEEP_WILD = 100.0
 """A wild's usefulness: high enough that it is never the card thrown away."""
@@ -31,8 +36,14 @@ def fits_meld(meld: Meld, card: Card, rules: Rules) -> Meld | None:
     """`meld` with `card` laid off, or None. A cheap test first: most cards plainly do
     not fit, and `lay_off` re-checks the whole meld."""
     if not rules.is_wild(card):
-        if meld.kind is MeldKind.SET and card.rank != meld.rank:
-            return None
+        if meld.kind is MeldKind.SET:
+            variant = rules.variant
+            if card.rank != meld.rank:
+                return None
+            if variant.max_set is not None and meld.size >= variant.max_set:
+                return None
+            if variant.set_distinct_suits and card in meld.cards:
+                return None
         if meld.kind is MeldKind.RUN:
             if card.suit is not meld.suit:
                 return None
@@ -42,6 +53,45 @@ def fits_meld(meld: Meld, card: Card, rules: Rules) -> Meld | None:
         return layoffs.lay_off(meld, card, rules)
     except IllegalMeldError:
         return None
+
+
+class LayOffIndex:
+    """Which table melds a card might extend, looked up by rank (sets) and by the places
+    just past each end (runs) rather than by trying every meld. `first_fit` answers
+    exactly as trying `fits_meld` on every meld in table order would."""
+
+    def __init__(self, melds: Sequence[Meld], rules: Rules) -> None:
+        self.melds = melds
+        self.rules = rules
+        self._sets: dict[int, list[int]] = {}
+        self._runs: dict[tuple[Suit | None, int], list[int]] = {}
+        for index, meld in enumerate(melds):
+            if meld.kind is MeldKind.SET:
+                self._sets.setdefault(meld.rank, []).append(index)
+            else:
+                for place in {meld.low - 1, meld.high + 1}:
+                    self._runs.setdefault((meld.suit, place), []).append(index)
+
+    def targets(self, card: Card) -> list[int]:
+        """Indices, in table order, of the melds `card` might extend (all for a wild)."""
+        if self.rules.is_wild(card):
+            return list(range(len(self.melds)))
+        found = self._sets.get(card.rank, [])
+        for place in self.rules.run_positions(card):
+            found = found + self._runs.get((card.suit, place), [])
+        return sorted(set(found))
+
+    def first_fit(self, card: Card) -> int | None:
+        """The first meld in table order that `card` can be laid off on."""
+        for index in self.targets(card):
+            if fits_meld(self.melds[index], card, self.rules) is not None:
+                return index
+        return None
+
+
+def table_index(state: RoundState) -> LayOffIndex:
+    """The lay-off index of the melds on the table now."""
+    return LayOffIndex([table_meld.meld for table_meld in state.melds], state.rules)
 
 
 def usefulness(card: Card, hand: Sequence[Card], rules: Rules, round_number: int) -> float:
@@ -82,6 +132,9 @@ class GreedyPlayer:
     def __init__(self, seat: int, rng: random.Random) -> None:
         self.seat = seat
         self.rng = rng
+        self._last_plan: tuple[tuple[Card, ...], ContractPlan] | None = None
+        """The plan for the hand as it was when last asked (most questions in a turn
+        are about the same hand)."""
 
     # -- drawing and buying ----------------------------------------------------------
 
@@ -92,11 +145,8 @@ class GreedyPlayer:
         if state.rules.is_wild(card):
             return True
         if state.has_laid_down(self.seat):
-            return any(fits_meld(tm.meld, card, state.rules) for tm in state.melds)
-        hand = state.hands[self.seat]
-        return usefulness(card, hand, state.rules, state.round_number) >= 2 and (
-            self.rng.random() < 0.8
-        )
+            return table_index(state).first_fit(card) is not None
+        return self._shortens_plan(state, card)
 
     def wants_buy(self, state: RoundState) -> bool:
         card = state.upcard
@@ -105,12 +155,30 @@ class GreedyPlayer:
         if state.rules.is_wild(card):
             return True
         if state.has_laid_down(self.seat):
-            fits = any(fits_meld(tm.meld, card, state.rules) for tm in state.melds)
+            fits = table_index(state).first_fit(card) is not None
             return fits and self.rng.random() < 0.3
+        return self._shortens_plan(state, card) and self.rng.random() < 0.9
+
+    def _plan(self, state: RoundState, extra: Card | None = None) -> ContractPlan | None:
+        contract = state.rules.round(state.round_number).contract
+        if contract is None:
+            return None
         hand = state.hands[self.seat]
-        return usefulness(card, hand, state.rules, state.round_number) >= 2 and (
-            self.rng.random() < 0.5
-        )
+        if extra is not None:
+            return plan_contract([*hand, extra], state.rules, contract)
+        last = self._last_plan
+        if last is not None and len(last[0]) == len(hand) and last[0] == tuple(hand):
+            return last[1]
+        plan = plan_contract(hand, state.rules, contract)
+        self._last_plan = (tuple(hand), plan)
+        return plan
+
+    def _shortens_plan(self, state: RoundState, card: Card) -> bool:
+        """Whether `card` brings the hand closer to the round's contract."""
+        now, then = self._plan(state), self._plan(state, card)
+        if now is None or then is None:
+            return usefulness(card, state.hands[self.seat], state.rules, state.round_number) >= 2
+        return then.short < now.short
 
     # -- melding ---------------------------------------------------------------------
 
@@ -166,8 +234,9 @@ class GreedyPlayer:
         while progress and not state.over:
             progress = False
             hand = sorted(state.hands[self.seat], key=rules.is_wild)
+            table = table_index(state)
             for card in hand:
-                index = self._target(state, card)
+                index = table.first_fit(card)
                 if index is None:
                     continue
                 if meld_only and len(hand) == 2 and not self._last_follows(state, card, index):
@@ -175,12 +244,6 @@ class GreedyPlayer:
                 state.lay_off(self.seat, index, card)
                 progress = True
                 break
-
-    def _target(self, state: RoundState, card: Card) -> int | None:
-        for index, table_meld in enumerate(state.melds):
-            if fits_meld(table_meld.meld, card, state.rules) is not None:
-                return index
-        return None
 
     def _last_follows(self, state: RoundState, card: Card, index: int) -> bool:
         """Whether, after laying `card` off on meld `index`, the other card fits too."""
@@ -195,17 +258,26 @@ class GreedyPlayer:
     # -- discarding ------------------------------------------------------------------
 
     def choose_discard(self, state: RoundState) -> Card:
-        """The least useful card; among equals the costliest, then at random."""
+        """The least useful card; among equals the costliest, then at random.
+
+        Before laying down, a card outside the plan for the contract goes first."""
         rules = state.rules
         hand = state.hands[self.seat]
         laid = state.has_laid_down(self.seat)
+        candidates: list[Card] = hand
+        table = table_index(state) if laid else None
+        if not laid:
+            plan = self._plan(state)
+            if plan is not None:
+                spare = Counter(c for c in hand if not rules.is_wild(c)) - plan.keep
+                candidates = list(spare.elements()) or hand
 
         def key(card: Card) -> tuple[float, int, float]:
             if laid:
-                fits = any(fits_meld(tm.meld, card, rules) for tm in state.melds)
+                fits = table is not None and table.first_fit(card) is not None
                 worth = KEEP_WILD if rules.is_wild(card) else (10.0 if fits else 0.0)
             else:
                 worth = usefulness(card, hand, rules, state.round_number)
             return (worth, -rules.card_points(card), self.rng.random())
 
-        return min(hand, key=key)
+        return min(candidates, key=key)

@@ -4,16 +4,18 @@ agrees with the grouped check, scoring is additive."""
 from __future__ import annotations
 
 import random
+from unittest.mock import patch
 
-from hypothesis import assume, given, settings
+from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
+from shanghai.engine import contracts
 from shanghai.engine.cards import Card, DeckFamily
 from shanghai.engine.contracts import check_lay_down, find_lay_down
 from shanghai.engine.melds import check_meld, run_place_card
 from shanghai.engine.scoring import hand_points
 from shanghai.engine.variant_files import BUILTIN_VARIANTS, find_variant
-from shanghai.engine.variants import MeldKind, Rules, build_shoe
+from shanghai.engine.variants import MeldKind, MeldSpec, Rules, build_shoe
 
 VARIANTS = st.sampled_from(BUILTIN_VARIANTS)
 
@@ -128,6 +130,56 @@ def test_search_agrees_with_grouped_check(name: str, data: st.DataObject) -> Non
         assert check_lay_down(groups, rules, number).valid
         used = [c for g in groups for c in g]
         assert find_lay_down(used, rules, number) is not None
+
+
+def _meld_cards(rules: Rules, spec: MeldSpec, data: st.DataObject) -> list[Card]:
+    """Cards of a legal meld for `spec` (natural cards and wilds within the limits)."""
+    naturals = _naturals(rules)
+    wilds = _wilds(rules)
+    budget = _wild_budget(rules, spec.size, 0) if wilds else 0
+    wild_count = data.draw(st.integers(0, budget))
+    if spec.kind is MeldKind.SET:
+        rank = data.draw(st.sampled_from(sorted({c.rank for c in naturals})))
+        same_rank = [c for c in naturals if c.rank == rank]
+        chosen = data.draw(st.lists(st.sampled_from(same_rank), min_size=spec.size - wild_count))
+        chosen = chosen[: spec.size - wild_count]
+    else:
+        suit = data.draw(st.sampled_from(sorted({c.suit for c in naturals})))
+        bottom, top = rules.bottom_position, rules.top_position
+        low = data.draw(st.integers(bottom, top - spec.size + 1))
+        places = list(range(low, low + spec.size))
+        wild_places = set(data.draw(st.permutations(places))[:wild_count])
+        chosen = [run_place_card(suit, p) for p in places if p not in wild_places]
+    return chosen + [data.draw(st.sampled_from(wilds)) for _ in range(wild_count)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from([v for v in BUILTIN_VARIANTS if v != "manipulation"]), st.data())
+def test_quick_proofs_only_reject_hands_without_a_grouping(name: str, data: st.DataObject) -> None:
+    """The search's shortcuts (the wilds the runs need at least, cards every grouping
+    would strand) change nothing it finds: the same answer as the search without them,
+    on hands made of the contract's melds plus or minus a few cards, with and without
+    `use_all`."""
+    variant = find_variant(name)
+    rules = variant.rules(data.draw(st.integers(variant.min_players, variant.max_players)))
+    number = data.draw(st.integers(1, len(variant.rounds)))
+    contract = rules.round(number).contract
+    assert contract is not None
+    shoe = build_shoe(variant.family, rules.setup)
+    hand = [card for spec in contract.melds for card in _meld_cards(rules, spec, data)]
+    hand += data.draw(st.lists(st.sampled_from(shoe), max_size=4))
+    for _ in range(data.draw(st.integers(0, 2))):
+        hand.pop(data.draw(st.integers(0, len(hand) - 1)))
+    hand = data.draw(st.permutations(hand))
+    use_all = data.draw(st.booleans())
+    found = find_lay_down(hand, rules, number, use_all=use_all)
+    with (
+        patch.object(contracts, "_wilds_short", return_value=False),
+        patch.object(contracts._Search, "_stranded", return_value=False),
+    ):
+        plain = find_lay_down(hand, rules, number, use_all=use_all)
+    event("grouping found" if plain is not None else "no grouping")
+    assert found == plain
 
 
 def test_rook_family_has_no_ace_semantics() -> None:
