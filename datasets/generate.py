@@ -267,20 +267,23 @@ def generate(cfg: GenerateConfig, *, progress: bool = True) -> GenerateSummary:
         results = map(work, range(cfg.n))
         _collect(summary, results, bar)
     else:
-        # Workers are replaced every WORKER_TASKS items so no process grows without bound
-        # (a worker killed for memory once left multiprocessing.Pool waiting forever);
-        # a worker that dies anyway ends the run with an error instead of a hang.
+        # Workers are replaced after every batch of WORKER_TASKS items each, so no process
+        # grows without bound. A fresh pool per batch rather than `max_tasks_per_child`:
+        # on Python 3.11 that option deadlocked when a worker was replaced (a run hung at
+        # item 2 x 100 x 2 with idle workers). A worker that dies ends the run with an
+        # error instead of a hang.
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(
-            cfg.workers, mp_context=context, max_tasks_per_child=WORKER_TASKS
-        ) as pool:
-            try:
-                _collect(summary, pool.map(work, range(cfg.n), chunksize=2), bar)
-            except BrokenProcessPool:
-                raise RuntimeError(
-                    "a generator worker died (out of memory?); items are deterministic, "
-                    "so rerun the same command, or use fewer --workers"
-                ) from None
+        batch = cfg.workers * WORKER_TASKS
+        for first in range(0, cfg.n, batch):
+            items = range(first, min(cfg.n, first + batch))
+            with ProcessPoolExecutor(cfg.workers, mp_context=context) as pool:
+                try:
+                    _collect(summary, pool.map(work, items, chunksize=2), bar)
+                except BrokenProcessPool:
+                    raise RuntimeError(
+                        "a generator worker died (out of memory?); items are deterministic, "
+                        "so rerun the same command, or use fewer --workers"
+                    ) from None
     bar.close()
     summary.seconds = time.perf_counter() - start
     (cfg.root / "manifest.json").write_text(json.dumps(_manifest(cfg, summary), indent=1))
