@@ -57,6 +57,8 @@ def _zones(args: argparse.Namespace) -> ZoneConfig | None:
 
 
 def _pipeline(args: argparse.Namespace, rules: Rules | None, *, role: str = "auto") -> CardPipeline:
+    if args.zoom < 1:
+        raise UsageError("--zoom must be >= 1 (1 turns the small-card pass off)")
     try:
         return CardPipeline.load(
             getattr(args, "models", None),
@@ -64,6 +66,7 @@ def _pipeline(args: argparse.Namespace, rules: Rules | None, *, role: str = "aut
             players=getattr(args, "seats", 1) or 1,
             zones=_zones(args),
             role=role,
+            zoom=args.zoom,
         )
     except ModelMissingError as exc:
         raise UsageError(str(exc)) from None
@@ -104,6 +107,7 @@ def register(sub: Any) -> None:
     p.add_argument("images", nargs="+", help="image files (JPEG, PNG, WebP, BMP, TIFF)")
     _add_table_options(p)
     p.add_argument("--annotate", type=Path, help="write each image with overlays into DIR")
+    _add_zoom(p, 2.0, "small cards: a second locator pass at this upscale (2; 1 = off)")
     p.set_defaults(func=cmd_scan)
 
     p = sub.add_parser("watch", help="live: print the stable table state as it changes")
@@ -112,7 +116,14 @@ def register(sub: Any) -> None:
     p.add_argument("--hold", type=float, default=1.0, help="seconds a state must hold (1.0)")
     p.add_argument("--show", action="store_true", help="open a window with overlays")
     p.add_argument("--max-frames", type=int, help="stop after this many frames")
+    _add_zoom(p, 1.0, "small cards: a second locator pass per frame at this upscale (1 = off)")
     p.set_defaults(func=cmd_watch)
+
+
+def _add_zoom(p: argparse.ArgumentParser, default: float, text: str) -> None:
+    """`--zoom`: on by default for photos, off for video, where a second pass at 2x
+    would cost four times the first on every frame (`vision/zoom.py`)."""
+    p.add_argument("--zoom", type=float, default=default, help=text)
 
 
 def snapshot_json(snapshot: TableSnapshot) -> dict[str, Any]:

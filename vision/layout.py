@@ -25,7 +25,10 @@ linked anew with those axes (twice).
 Table order runs along the row (across the cards' long axis) towards the card lying
 on top: each card is laid over the last so the indices show, which puts the first card
 at the bottom of the pile and the last one whole in view (both indices read, the
-largest visible box).
+largest visible box). A four-index card seen whole between covered cards ends its
+meld, so the row is cut after it (`_split_after_whole`): `_leading` cannot tell its
+bottom-right corner (trailing) from a top-left one read upside down, and with melds
+laid close that corner reaches the next meld's bottom-left index.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 import numpy as np
 import numpy.typing as npt
@@ -70,10 +74,17 @@ def card_length(cards: Sequence[PhysicalCard]) -> float:
 class CardRow:
     """Cards that lie together in one row or fan, `members` in table order (indices
     into the card list given to the grouper); `side` is the row's index side, a unit
-    vector from the cards' bodies towards their indices (0, 0 when unknown)."""
+    vector from the cards' bodies towards their indices (0, 0 when unknown); `unread`
+    counts the cards seen in the row without a readable index (see `unread`)."""
 
     members: tuple[int, ...]
     side: tuple[float, float]
+    unread: int = 0
+
+    @property
+    def size(self) -> int:
+        """Cards lying in the row, read or not."""
+        return len(self.members) + self.unread
 
 
 @dataclass(frozen=True)
@@ -121,7 +132,7 @@ class RowGrouper:
         for _ in range(2):
             geo = replace(geo, axes=self._row_axes(geo, rows, heads))
             rows, heads = self._rows(cards, geo)
-        return rows, length
+        return [piece for row in rows for piece in _split_after_whole(cards, row)], length
 
     def _rows(
         self, cards: Sequence[PhysicalCard], geo: _Geometry
@@ -241,6 +252,24 @@ class RowGrouper:
         if _on_top(cards[members[order[0]]]) > _on_top(cards[members[order[-1]]]):
             order.reverse()  # the card lying on top, seen whole, is the last laid
         return CardRow(tuple(members[k] for k in order), (float(unit[0]), float(unit[1])))
+
+
+def _split_after_whole(cards: Sequence[PhysicalCard], row: CardRow) -> list[CardRow]:
+    """A row cut after every four-index card seen whole between covered cards: such a
+    card ends its meld (nothing lies on it), and the next meld laid close beside it
+    starts under its trailing corners, which four-index decks print too, so the
+    indices link across the gap. A row of two-index cards never joins that way (the
+    trailing corner is the bottom one, a card's length from the next meld's index)."""
+    whole = [len(cards[m].index_xyxy) >= 4 for m in row.members]
+    cuts = [
+        k + 1
+        for k in range(1, len(whole) - 1)
+        if whole[k] and not whole[k - 1] and not whole[k + 1]
+    ]
+    if not cuts:
+        return [row]
+    bounds = [0, *cuts, len(row.members)]
+    return [replace(row, members=row.members[a:b]) for a, b in pairwise(bounds)]
 
 
 def _leading(body: FloatArray, axes: FloatArray) -> npt.NDArray[np.bool_]:

@@ -24,6 +24,7 @@ from .readings import IndexReadings, restrict_probabilities
 from .reconstruct import Reconstructor
 from .snapshot import TableSnapshot
 from .zones import ZoneConfig
+from .zoom import ZoomPass
 
 __all__ = [
     "DETECTOR_FILE",
@@ -69,6 +70,7 @@ class CardModels:
         threads: int | None = None,
         conf: float = 0.25,
         iou: float = 0.6,
+        zoom: ZoomPass | None = None,
     ) -> None:
         detector_path, reader_path = model_paths(models_dir)
         for path in (detector_path, reader_path):
@@ -79,13 +81,19 @@ class CardModels:
         self.reader = OnnxClassifier(reader_path, threads=threads)
         self.conf = conf
         self.iou = iou
+        self.zoom = zoom or ZoomPass(zoom=1.0)
         self.name = f"{detector_path.name} + {reader_path.name}"
 
     def locate(
         self, frame: Frame
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-        """(index boxes (N, 4), their confidences (N,), card boxes (M, 4))."""
+        """(index boxes (N, 4), their confidences (N,), card boxes (M, 4)); with a
+        second, zoomed pass where the cards are small (`zoom.ZoomPass`)."""
         found = self.detector(frame, conf=self.conf, iou=self.iou)
+        if self.zoom.wanted(found):
+            size = int(max(frame.shape[:2]) * self.zoom.zoom)
+            zoomed = self.detector(frame, conf=self.conf, iou=self.iou, imgsz=size)
+            found = self.zoom.merge(found, zoomed)
         indices = found.of_class("index")
         cards = found.of_class("card")
         return indices.xyxy, indices.confidence, cards.xyxy
@@ -126,8 +134,11 @@ class CardPipeline:
         zones: ZoneConfig | None = None,
         role: str = "auto",
         threads: int | None = None,
+        zoom: float = 2.0,
     ) -> CardPipeline:
-        models = CardModels(models_dir, threads=threads)
+        """`zoom`: the small-card second pass for still photos (`zoom.ZoomPass`); 1 for
+        live video, where each frame must stay one locator pass."""
+        models = CardModels(models_dir, threads=threads, zoom=ZoomPass(zoom=zoom))
         return cls(models, Reconstructor(rules, players, zones, role))
 
     def with_table(

@@ -18,6 +18,7 @@ from .physical import CardIdentifier
 from .readings import IndexReadings
 from .seating import Seating
 from .snapshot import SeenCard, TableSnapshot
+from .unread import unread_boxes
 from .zones import ZoneConfig
 
 __all__ = ["Reconstructor"]
@@ -55,7 +56,9 @@ class Reconstructor:
             grouper=self.grouper,
             role=self.role,
         )
-        seats, notes = seating.arrange(found.cards, width, height)
+        seats, notes = seating.arrange(
+            found.cards, width, height, unread_boxes(card_boxes, found.cards)
+        )
         seen = tuple(SeenCard(c.card, c.confidence, c.xyxy, c.excess) for c in found.cards)
         warnings = list(found.warnings) + notes
         if found.ignored_indices:

@@ -16,14 +16,25 @@ Rules (each seat on its own):
   in the hand).
 Melds of a seat are listed row band by row band, the band farthest from the player
 first, left to right as the player sees them.
+
+Cards seen without a readable index (`unread`) are no cards, but they count in the
+length of the row they lie in, and they join the pieces of a row whose reading stops
+at them into one unit decided together: a meld read at one card is not a loose hand
+card. A unit with unread cards is legal when what was read is, row by row.
+
+Automatic sectors place a row by where its cards lie; near a sector's edge a legal
+meld goes by the way it faces (`zones.facing_sector`) and any other row with the
+nearest such meld (`follow_reach`); rows joined by unread cards stay together.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
+import numpy.typing as npt
 
 from shanghai.engine.errors import IllegalMeldError
 from shanghai.engine.melds import check_meld
@@ -32,7 +43,8 @@ from shanghai.engine.variants import Rules
 from .layout import CardRow, RowGrouper
 from .physical import PhysicalCard
 from .snapshot import SeatSnapshot
-from .zones import SeatZone, ZoneConfig, nearest_area, sector_zones
+from .unread import count_unread
+from .zones import SeatZone, ZoneConfig, facing_sector, near_edge, nearest_area, sector_zones
 
 __all__ = ["Seating"]
 
@@ -63,6 +75,9 @@ class Seating:
     area_gap: float = 1.5
     """Single-player scans: a gap wider than this (card lengths) ends the area."""
     hand_band: float = 0.6
+    follow_reach: float = 2.5
+    """Near a sector's edge, a row that is no legal meld goes with the nearest legal
+    meld this near (card lengths), whose facing tells its seat."""
     role: str = "auto"
     """`auto` (the rules above), `melds` (every row is a meld: a lay-down shown for a
     dispute check) or `hand` (every card is hand: a player showing what is left)."""
@@ -72,11 +87,23 @@ class Seating:
             raise ValueError(f"role must be auto, melds or hand (got {self.role!r})")
 
     def arrange(
-        self, cards: Sequence[PhysicalCard], width: int, height: int
+        self,
+        cards: Sequence[PhysicalCard],
+        width: int,
+        height: int,
+        unread: npt.NDArray[np.float32] | None = None,
     ) -> tuple[list[SeatSnapshot], list[str]]:
+        """Seats with their melds and hands. `unread` ((K, 4) xyxy) are the card boxes
+        no index was read in: they are no cards, but count in the length of their rows."""
         rows, length = self.grouper.group(cards)
+        piece: dict[int, int] = {}
+        if unread is not None and len(unread):
+            counts, joined = count_unread(cards, rows, unread, length)
+            rows = [replace(r, unread=n) for r, n in zip(rows, counts, strict=True)]
+            piece = _pieces(rows, joined)
         notes: list[str] = []
         by_seat, zones = self._assign(cards, rows, length, width, height)
+        by_seat = _keep_units_together(by_seat, piece)
         outside = sum(len(r.members) for r in rows) - sum(
             len(r.members) for rs in by_seat.values() for r in rs
         )
@@ -85,7 +112,7 @@ class Seating:
         seats = []
         for zone in zones:
             seat_rows = by_seat.get(zone.seat, [])
-            seats.append(self._seat(zone, cards, seat_rows, length))
+            seats.append(self._seat(zone, cards, seat_rows, length, piece))
         return seats, notes
 
     def _assign(
@@ -119,17 +146,57 @@ class Seating:
             )
             return {0: [rows[k] for k in keep]} if keep else {}, [SeatZone(0, whole)]
         by_seat: dict[int, list[CardRow]] = {}
-        for row in rows:
-            votes: dict[int, int] = {}
-            for m in row.members:
-                for zone in zones:
-                    if zone.contains(cards[m].center):
-                        votes[zone.seat] = votes.get(zone.seat, 0) + 1
-                        break
-            if votes:
-                seat = max(votes, key=lambda s: (votes[s], -s))
+        for row, seat in zip(rows, self._seats_of(cards, rows, zones, length), strict=True):
+            if seat is not None:
                 by_seat.setdefault(seat, []).append(row)
         return by_seat, zones
+
+    def _seats_of(
+        self,
+        cards: Sequence[PhysicalCard],
+        rows: list[CardRow],
+        zones: list[SeatZone],
+        length: float,
+    ) -> list[int | None]:
+        """Per row, its seat: the zone holding most of its cards. Near the edge of an
+        automatic sector a legal meld goes by the way it faces (a meld lies straight
+        along its player's line; a hand may curve any way, see `facing_sector`), and
+        any other row follows the nearest such meld within `follow_reach` card
+        lengths: a player's hand lies by their own melds."""
+        seats: list[int | None] = [self._zone_vote(cards, row, zones) for row in rows]
+        if self.zones is not None:
+            return seats
+        centres = [(float(c[0]), float(c[1])) for c in (_row_centre(cards, r) for r in rows)]
+        legal = [self._legal(cards, row) for row in rows]
+        melds: list[tuple[int, int]] = []  # (row, seat) of the legal melds
+        for k, row in enumerate(rows):
+            if legal[k]:
+                faced = facing_sector(centres[k], row.side, zones)
+                seat = seats[k] = faced if faced is not None else seats[k]
+                if seat is not None:
+                    melds.append((k, seat))
+        for k in range(len(rows)):
+            edge = None if legal[k] else near_edge(centres[k], zones)
+            near = [
+                (math.dist(centres[k], centres[m]), seat)
+                for m, seat in melds
+                if edge is not None and seat in edge
+            ]
+            if near and min(near)[0] <= self.follow_reach * length:
+                seats[k] = min(near)[1]
+        return seats
+
+    @staticmethod
+    def _zone_vote(
+        cards: Sequence[PhysicalCard], row: CardRow, zones: list[SeatZone]
+    ) -> int | None:
+        votes: dict[int, int] = {}
+        for m in row.members:
+            for zone in zones:
+                if zone.contains(cards[m].center):
+                    votes[zone.seat] = votes.get(zone.seat, 0) + 1
+                    break
+        return max(votes, key=lambda s: (votes[s], -s)) if votes else None
 
     def _towards_player(self, zone: SeatZone, rows: list[CardRow]) -> np.ndarray:
         side = sum((np.asarray(r.side) * len(r.members) for r in rows), np.zeros(2))
@@ -152,7 +219,12 @@ class Seating:
         return True
 
     def _seat(
-        self, zone: SeatZone, cards: Sequence[PhysicalCard], rows: list[CardRow], length: float
+        self,
+        zone: SeatZone,
+        cards: Sequence[PhysicalCard],
+        rows: list[CardRow],
+        length: float,
+        piece: dict[int, int] | None = None,
     ) -> SeatSnapshot:
         if not rows:
             return SeatSnapshot(zone.seat, (), ())
@@ -168,22 +240,92 @@ class Seating:
             if self.role == "melds":
                 return SeatSnapshot(zone.seat, tuple(r.members for r in ordered), ())
             return SeatSnapshot(zone.seat, (), tuple(m for r in ordered for m in r.members))
+        depth = {id(r): float(_row_centre(cards, r) @ down) for r in rows}
+        hand_ids = self._hand_rows(cards, _units(rows, piece or {}), depth, length)
+        melds = sorted((r for r in rows if id(r) not in hand_ids), key=place)
+        hand_rows = sorted((r for r in rows if id(r) in hand_ids), key=place)
+        hand = tuple(m for r in hand_rows for m in r.members)
+        return SeatSnapshot(zone.seat, tuple(r.members for r in melds), hand)
+
+    def _hand_rows(
+        self,
+        cards: Sequence[PhysicalCard],
+        units: list[list[CardRow]],
+        depth: dict[int, float],
+        length: float,
+    ) -> set[int]:
+        """ids of the rows that are hand, deciding unit by unit (a row, or rows that
+        unread cards join into one): short units, the unit nearest the player unless
+        it is a legal meld, and the units in its band that are not legal melds."""
         smallest = 3
         if self.rules is not None:
             smallest = min(self.rules.variant.min_set, self.rules.variant.min_run)
-        depth = {id(r): float(_row_centre(cards, r) @ down) for r in rows}
-        hand_rows = [r for r in rows if len(r.members) < smallest]
-        rowlike = [r for r in rows if len(r.members) >= smallest]
-        outer = max(rows, key=lambda r: depth[id(r)])
-        if len(outer.members) < smallest or not self._legal(cards, outer):
-            band = depth[id(outer)] - self.hand_band * length
-            hand_rows += [
-                r
-                for r in rowlike
-                if r is outer or (depth[id(r)] >= band and not self._legal(cards, r))
+
+        def size(unit: list[CardRow]) -> int:
+            return sum(r.size for r in unit)
+
+        def legal(unit: list[CardRow]) -> bool:
+            # An unread card cannot be checked: what was read must be legal as it lies,
+            # each row long enough to tell (a hand read in pieces tells nothing).
+            long = [r for r in unit if len(r.members) >= smallest]
+            return bool(long) and all(self._legal(cards, r) for r in long)
+
+        def deep(unit: list[CardRow]) -> float:
+            weights = [len(r.members) for r in unit]
+            return float(np.average([depth[id(r)] for r in unit], weights=weights))
+
+        hand = [u for u in units if size(u) < smallest]
+        outer = max(units, key=deep)
+        if size(outer) < smallest or not legal(outer):
+            band = deep(outer) - self.hand_band * length
+            hand += [
+                u
+                for u in units
+                if size(u) >= smallest and (u is outer or (deep(u) >= band and not legal(u)))
             ]
-        melds = [r for r in rowlike if all(r is not h for h in hand_rows)]
-        melds.sort(key=place)
-        hand_rows.sort(key=place)
-        hand = tuple(m for r in hand_rows for m in r.members)
-        return SeatSnapshot(zone.seat, tuple(r.members for r in melds), hand)
+        return {id(r) for u in hand for r in u}
+
+
+def _keep_units_together(
+    by_seat: dict[int, list[CardRow]], piece: dict[int, int]
+) -> dict[int, list[CardRow]]:
+    """Rows that unread cards join into one (a hand read in pieces) go to one seat: the
+    one that holds most of their cards. Facing and position can split a messy hand's
+    pieces between two sectors; the cards between them cannot."""
+    if not piece:
+        return by_seat
+    cards_at: dict[int, dict[int, int]] = {}
+    for seat, rows in by_seat.items():
+        for row in rows:
+            votes = cards_at.setdefault(piece[row.members[0]], {})
+            votes[seat] = votes.get(seat, 0) + len(row.members)
+    out: dict[int, list[CardRow]] = {}
+    for rows in by_seat.values():
+        for row in rows:
+            votes = cards_at[piece[row.members[0]]]
+            out.setdefault(max(votes, key=lambda s: (votes[s], -s)), []).append(row)
+    return out
+
+
+def _pieces(rows: Sequence[CardRow], joined: Sequence[tuple[int, int]]) -> dict[int, int]:
+    """Row (by its first member) -> the label of the rows joined with it."""
+    label = list(range(len(rows)))
+
+    def find(i: int) -> int:
+        while label[i] != i:
+            label[i] = label[label[i]]
+            i = label[i]
+        return i
+
+    for a, b in joined:
+        label[find(b)] = find(a)
+    return {row.members[0]: find(i) for i, row in enumerate(rows)}
+
+
+def _units(rows: Sequence[CardRow], piece: dict[int, int]) -> list[list[CardRow]]:
+    """The seat's rows gathered into units: rows joined by unread cards go together."""
+    units: dict[int, list[CardRow]] = {}
+    for k, row in enumerate(rows):
+        key = piece.get(row.members[0], -1 - k)
+        units.setdefault(key, []).append(row)
+    return list(units.values())

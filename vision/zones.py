@@ -33,7 +33,14 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["SeatZone", "ZoneConfig", "nearest_area", "sector_zones"]
+__all__ = [
+    "SeatZone",
+    "ZoneConfig",
+    "facing_sector",
+    "near_edge",
+    "nearest_area",
+    "sector_zones",
+]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -142,6 +149,68 @@ def sector_zones(
             )
         )
     return zones
+
+
+FACING_WEIGHT = 1.0
+"""Degrees of position error one degree of facing error is worth (see `facing_sector`)."""
+FACING_FROM = 0.5
+"""Facing is asked only for rows this share of the way from a sector's middle to its
+edge or farther: a hand held askew lies well inside its player's sector."""
+
+
+def _nearest_sectors(
+    point: tuple[float, float], zones: Sequence[SeatZone]
+) -> list[tuple[float, float, int]]:
+    """(degrees from the sector's middle, the middle's direction in degrees, seat) of
+    the two sectors nearest `point` as seen from the table's centre (the first point
+    of a sector's polygon, see `sector_zones`), nearest first."""
+    centre = np.asarray(zones[0].polygon[0], dtype=np.float64)
+    pos = math.degrees(math.atan2(point[1] - centre[1], point[0] - centre[0]))
+    out = []
+    for zone in zones:
+        tx, ty = zone.towards_player or (0.0, 0.0)
+        mid = math.degrees(math.atan2(ty, tx))
+        out.append((abs((pos - mid + 180.0) % 360.0 - 180.0), mid, zone.seat))
+    return sorted(out)[:2]
+
+
+def _sectors(zones: Sequence[SeatZone]) -> bool:
+    return len(zones) >= 2 and all(z.towards_player is not None for z in zones)
+
+
+def near_edge(point: tuple[float, float], zones: Sequence[SeatZone]) -> tuple[int, int] | None:
+    """(its own seat, the neighbour's) for a point in the outer part of its sector
+    (`FACING_FROM` of the way to the edge or farther) of `sector_zones`; else None."""
+    if not _sectors(zones):
+        return None
+    near = _nearest_sectors(point, zones)
+    if near[0][0] < FACING_FROM * 180.0 / len(zones):
+        return None
+    return near[0][2], near[1][2]
+
+
+def facing_sector(
+    point: tuple[float, float], side: tuple[float, float], zones: Sequence[SeatZone]
+) -> int | None:
+    """The seat of a row at `point` whose index side is `side`, among `sector_zones`:
+    near a sector's edge (`near_edge`), of the two sectors there, the one whose
+    direction best fits both the row's direction from the centre and the row's cards.
+    A player's rows lie along the line from the centre to their seat (facing them, or
+    turned for the table to read), so at a crowded table, where a player's melds reach
+    past the sector's edge (the seats are not evenly spaced, the camera looks from the
+    side), the cards still say whose they are. None when the side is unknown."""
+    if not any(side) or not _sectors(zones):
+        return None
+    near = _nearest_sectors(point, zones)
+    if near_edge(point, zones) is None:
+        return near[0][2]  # well inside its sector: the position says enough
+    face = math.degrees(math.atan2(side[1], side[0]))
+
+    def cost(sector: tuple[float, float, int]) -> float:
+        off, mid, _ = sector
+        return off + FACING_WEIGHT * abs((face - mid + 90.0) % 180.0 - 90.0)
+
+    return min(near, key=cost)[2]
 
 
 def nearest_area(

@@ -8,10 +8,14 @@ import pytest
 
 from shanghai.engine.cards import parse_cards
 from shanghai.engine.variant_files import find_variant
+from shanghai.vision.layout import RowGrouper
+from shanghai.vision.physical import CardIdentifier
 from shanghai.vision.reconstruct import Reconstructor
-from shanghai.vision.zones import ZoneConfig
+from shanghai.vision.seating import Seating
+from shanghai.vision.zones import SeatZone, ZoneConfig, facing_sector
 
 RULES = find_variant("shanghai").rules(4)
+SIX = find_variant("shanghai").rules(6)
 
 
 def _seat(snapshot, seat: int = 0):  # type: ignore[no-untyped-def]
@@ -188,6 +192,23 @@ def test_four_index_melds_side_by_side_stay_apart(mini_table, angle) -> None:  #
     assert sorted(_melds(snapshot)) == ["3c 4c 5c", "9s 9d 9c"]
 
 
+@pytest.mark.parametrize("angle", [0.0, 60.0, 180.0, 250.0])
+@pytest.mark.parametrize("gap", [6.0, 20.0])
+def test_four_index_melds_a_little_apart_stay_apart(mini_table, angle, gap) -> None:  # type: ignore[no-untyped-def]
+    """Three four-index melds along a row, `gap` card units apart: the whole card ending
+    each one shows its trailing corners just beside the next meld's first indices."""
+    table = mini_table(four_index=True, width=1400)
+    melds = [["9s", "9d", "9c"], ["3c", "4c", "5c", "6c"], ["Jh", "Qh", "Kh"]]
+    x = 300.0
+    for names in melds:
+        width = 63 + 18 * (len(names) - 1)
+        x += width / 2 * 1.5
+        table.row(names, *_turned(x, 450, angle, cx=700), step=18, angle=angle)
+        x += (width / 2 + gap) * 1.5
+    snapshot = Reconstructor(RULES, role="melds")(*table.measure(), table.width, table.height)
+    assert sorted(_melds(snapshot)) == ["3c 4c 5c 6c", "9s 9d 9c", "Jh Qh Kh"]
+
+
 def test_a_neighbours_cards_at_the_edge_of_a_scan_are_left_out(mini_table) -> None:  # type: ignore[no-untyped-def]
     """A photo of one player's area catches the next player's hand at its edge, close
     by but turned to face that player: it is not part of this player's cards."""
@@ -219,3 +240,68 @@ def test_the_hand_lies_the_way_the_cards_face_not_away_from_the_table(mini_table
     )
     want = sorted(((" ".join(m),), tuple(sorted(h))) for m, h in zip(melds, hands, strict=True))
     assert got == want
+
+
+def _sectors(players: int, first_mid: float, centre: tuple[float, float] = (800.0, 800.0)):  # type: ignore[no-untyped-def]
+    """Sector zones as `sector_zones` builds them: the table's centre first, then the rim."""
+    span = 360.0 / players
+    out = []
+    for seat in range(players):
+        mid = math.radians(first_mid + seat * span)
+        rim = [
+            (centre[0] + 5000 * math.cos(mid + d), centre[1] + 5000 * math.sin(mid + d))
+            for d in (-math.radians(span / 2), 0.0, math.radians(span / 2))
+        ]
+        out.append(SeatZone(seat, (centre, *rim), (math.cos(mid), math.sin(mid))))
+    return out
+
+
+def _at(angle_deg: float, distance: float = 500.0) -> tuple[float, float]:
+    a = math.radians(angle_deg)
+    return 800.0 + distance * math.cos(a), 800.0 + distance * math.sin(a)
+
+
+def _side_of(seat_deg: float) -> tuple[float, float]:
+    """The index side of a row facing a player sitting at `seat_deg`: towards the centre."""
+    a = math.radians(seat_deg)
+    return -math.cos(a), -math.sin(a)
+
+
+def test_a_row_past_the_sector_edge_goes_to_the_player_it_faces() -> None:
+    zones = _sectors(6, 90.0)  # seats at 90, 150, 210, ... degrees
+    # 116 degrees lies in seat 0's sector (60..120), near its edge; the row faces seat 1.
+    assert facing_sector(_at(116.0), _side_of(150.0), zones) == 1
+    # Turned for the table to read (indices towards the player): the same line.
+    back = tuple(-v for v in _side_of(150.0))
+    assert facing_sector(_at(116.0), back, zones) == 1  # type: ignore[arg-type]
+
+
+def test_a_row_well_inside_its_sector_stays_whatever_it_faces() -> None:
+    zones = _sectors(6, 90.0)
+    assert facing_sector(_at(95.0), _side_of(150.0), zones) == 0
+    assert facing_sector(_at(116.0), (0.0, 0.0), zones) is None  # nothing tells
+    # Facing the player of its own sector: stays, however near the edge.
+    assert facing_sector(_at(118.0), _side_of(90.0), zones) == 0
+
+
+def _six_seat_rows(mini_table, with_meld: bool):  # type: ignore[no-untyped-def]
+    """Seat 1's cards (sitting at 150 degrees) lying past the edge of seat 0's sector
+    (90 degrees, 60..120): a meld at 116 degrees, the hand at 112, both facing seat 1."""
+    table = mini_table(width=1600, height=1600)
+    if with_meld:
+        table.row(["7d", "8d", "9d", "10d"], *_at(116.0), step=20, angle=60.0)
+    table.row(["2c", "Kh", "5s"], *_at(112.0, 650.0), step=20, angle=60.0)
+    found = CardIdentifier(rules=SIX).identify(*table.measure())
+    rows, length = RowGrouper().group(found.cards)
+    seating = Seating(players=6, rules=SIX)
+    seats = seating._seats_of(found.cards, rows, _sectors(6, 90.0), length)
+    names = [" ".join(str(found.cards[m].card) for m in r.members) for r in rows]
+    return dict(zip(names, seats, strict=True))
+
+
+def test_a_meld_past_the_sector_edge_takes_its_players_hand_along(mini_table) -> None:  # type: ignore[no-untyped-def]
+    assert _six_seat_rows(mini_table, with_meld=True) == {"7d 8d 9d 10d": 1, "2c Kh 5s": 1}
+
+
+def test_a_hand_alone_near_the_sector_edge_goes_by_its_position(mini_table) -> None:  # type: ignore[no-untyped-def]
+    assert _six_seat_rows(mini_table, with_meld=False) == {"2c Kh 5s": 0}

@@ -1,0 +1,103 @@
+"""Cards seen without a readable index: counted in their rows, never scored."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from shanghai.engine.variant_files import find_variant
+from shanghai.vision.layout import CardRow, RowGrouper
+from shanghai.vision.physical import CardIdentifier
+from shanghai.vision.readings import IndexReadings
+from shanghai.vision.reconstruct import Reconstructor
+from shanghai.vision.seating import _keep_units_together
+from shanghai.vision.unread import count_unread, unread_boxes
+
+RULES = find_variant("shanghai").rules(4)
+
+
+def _blur(readings: IndexReadings, names: set[str]) -> IndexReadings:
+    """The readings without the indices of `names` (blurred, too small to read)."""
+    keep = [k for k, name in enumerate(readings.names) if name not in names]
+    return IndexReadings(
+        readings.xyxy[keep], tuple(readings.names[k] for k in keep), readings.confidence[keep]
+    )
+
+
+def _seat_cards(snapshot) -> tuple[list[str], list[str]]:  # type: ignore[no-untyped-def]
+    seat = snapshot.seats[0]
+    melds = [" ".join(str(c) for c in m) for m in snapshot.meld_cards(seat)]
+    return sorted(melds), sorted(str(c) for c in snapshot.hand_cards(seat))
+
+
+def test_a_meld_read_at_one_card_is_not_hand(mini_table) -> None:  # type: ignore[no-untyped-def]
+    # Kc Kd Kh Ks with three blurred: the Kc alone is one read card in a row of four.
+    table = mini_table()
+    table.row(["Kc", "Kd", "Kh", "Ks"], 600, 250, step=20)
+    table.row(["3c", "9h", "Qd"], 600, 520, step=20)
+    readings, boxes = table.measure()
+    snapshot = Reconstructor(RULES)(_blur(readings, {"Kd", "Kh", "Ks"}), boxes, 1200, 900)
+    melds, hand = _seat_cards(snapshot)
+    assert melds == ["Kc"]
+    assert hand == ["3c", "9h", "Qd"]
+    assert any("without a readable index" in w for w in snapshot.warnings)
+
+
+def test_without_the_unread_boxes_a_lone_card_is_still_hand(mini_table) -> None:  # type: ignore[no-untyped-def]
+    # The same Kc with nothing around it: a loose card, hand as before.
+    table = mini_table()
+    table.card("Kc", 600 - 30, 250)
+    table.row(["3c", "9h", "Qd"], 600, 520, step=20)
+    readings, boxes = table.measure()
+    snapshot = Reconstructor(RULES)(readings, boxes, 1200, 900)
+    assert _seat_cards(snapshot) == ([], ["3c", "9h", "Kc", "Qd"])
+
+
+def test_a_run_with_a_blurred_card_nearest_the_player_is_still_a_meld(mini_table) -> None:  # type: ignore[no-untyped-def]
+    # A player who went out: 8d blurred, 9d 10d Jd Qd legal as read; no hand.
+    table = mini_table()
+    table.row(["Js", "Jh", "Jc"], 600, 250, step=20)
+    table.row(["8d", "9d", "10d", "Jd", "Qd"], 600, 520, step=20)
+    readings, boxes = table.measure()
+    snapshot = Reconstructor(RULES)(_blur(readings, {"8d"}), boxes, 1200, 900)
+    assert _seat_cards(snapshot) == (["9d 10d Jd Qd", "Js Jh Jc"], [])
+
+
+def test_unread_boxes_join_the_pieces_of_a_row(mini_table) -> None:  # type: ignore[no-untyped-def]
+    # 4h [5h 6h] 7h: the reading stops at the blurred cards, the boxes join the pieces.
+    table = mini_table()
+    table.row(["4h", "5h", "6h", "7h"], 600, 300, step=20)
+    table.row(["Qs", "Qd", "Qc"], 600, 600, step=20)
+    readings, boxes = table.measure()
+    found = CardIdentifier().identify(_blur(readings, {"5h", "6h"}), boxes)
+    rows, length = RowGrouper().group(found.cards)
+    assert sorted(len(r.members) for r in rows) == [1, 1, 3]
+    unread = unread_boxes(boxes, found.cards)
+    assert len(unread) == 2
+    counts, joined = count_unread(found.cards, rows, unread, length)
+    pieces = [k for k, r in enumerate(rows) if len(r.members) == 1]
+    assert sorted(counts[k] for k in pieces) == [1, 1]
+    assert joined == [tuple(pieces)]
+    assert all(counts[k] == 0 for k, r in enumerate(rows) if len(r.members) == 3)
+
+
+def test_a_box_a_read_card_took_is_not_unread() -> None:
+    readings = IndexReadings(
+        np.asarray([[10, 10, 20, 30]], np.float32), ("7h",), np.ones(1, np.float32)
+    )
+    boxes = np.asarray([[5, 5, 70, 95], [300, 300, 365, 390]], np.float32)
+    found = CardIdentifier().identify(readings, boxes)
+    assert unread_boxes(boxes, found.cards).tolist() == [[300, 300, 365, 390]]
+
+
+def test_rows_joined_by_unread_cards_go_to_one_seat() -> None:
+    # A hand read in two pieces (3 cards and 1) that two sectors split: the piece
+    # holding more cards takes the other along; a row joined to nothing stays.
+    big, small, other = (
+        CardRow((0, 1, 2), (0.0, -1.0)),
+        CardRow((3,), (0.0, -1.0)),
+        CardRow((4, 5, 6), (0.0, -1.0)),
+    )
+    piece = {0: 0, 3: 0, 4: 2}
+    out = _keep_units_together({0: [big, other], 1: [small]}, piece)
+    assert out == {0: [big, other, small]}
+    assert _keep_units_together({1: [small]}, {}) == {1: [small]}

@@ -1,0 +1,55 @@
+"""The small-card second pass: when it runs and which of its boxes it keeps."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from shanghai.vision.detections import Detections
+from shanghai.vision.zoom import ZoomPass
+
+NAMES = ("card", "index")
+
+
+def _dets(rows: list[tuple[float, float, float, float, float, int]]) -> Detections:
+    array = np.asarray(rows, np.float32).reshape(-1, 6)
+    return Detections(array[:, :4], array[:, 4], array[:, 5].astype(np.int64), NAMES)
+
+
+def test_runs_only_for_small_cards_and_only_when_enabled() -> None:
+    small = _dets([(0, 0, 50, 70, 0.9, 0), (60, 0, 110, 70, 0.9, 0)])
+    big = _dets([(0, 0, 200, 280, 0.9, 0), (10, 10, 30, 40, 0.8, 1)])
+    assert ZoomPass().wanted(small)
+    assert not ZoomPass().wanted(big)
+    assert ZoomPass().wanted(Detections.empty(NAMES))  # nothing found: look closer
+    assert not ZoomPass(zoom=1.0).wanted(small)
+
+
+def test_keeps_only_the_zoomed_pass_small_boxes_and_drops_duplicates() -> None:
+    first = _dets([(100, 100, 112, 118, 0.4, 1), (0, 0, 60, 84, 0.9, 0)])
+    zoomed = _dets(
+        [
+            (101, 100, 112, 119, 0.7, 1),  # the same small index, surer: replaces it
+            (300, 300, 310, 316, 0.6, 1),  # a small index the first pass missed
+            (400, 400, 440, 460, 0.9, 1),  # a big "index": the 1x pass judges those
+            (500, 500, 560, 584, 0.8, 0),  # a small card the first pass missed
+            (0, 0, 300, 420, 0.9, 0),  # a big card: not from the zoomed pass
+        ]
+    )
+    merged = ZoomPass(small_card_px=140, small_index_px=22).merge(first, zoomed)
+    got = {
+        (tuple(np.round(b).astype(int).tolist()), round(float(c), 2), int(k))
+        for b, c, k in zip(merged.xyxy, merged.confidence, merged.class_id, strict=True)
+    }
+    assert got == {
+        ((101, 100, 112, 119), 0.7, 1),
+        ((300, 300, 310, 316), 0.6, 1),
+        ((0, 0, 60, 84), 0.9, 0),
+        ((500, 500, 560, 584), 0.8, 0),
+    }
+
+
+def test_a_card_and_an_index_in_the_same_place_both_stay() -> None:
+    first = _dets([(0, 0, 20, 20, 0.9, 0)])
+    zoomed = _dets([(0, 0, 20, 20, 0.8, 1)])
+    merged = ZoomPass().merge(first, zoomed)
+    assert sorted(merged.class_id.tolist()) == [0, 1]

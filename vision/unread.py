@@ -1,0 +1,126 @@
+"""Card boxes without a readable index, counted in the rows they lie in.
+
+A card whose indices are blurred, too small or covered is seen (a card box) but not
+read, so it is no `PhysicalCard` and no row member. It still tells how long its row
+is: a meld of four with one card read is a row of four, not a loose card. Seating
+needs that length (rows shorter than the smallest meld are hand), so each unread box
+is counted in the row it lies in; its face stays unknown and it is never scored.
+
+An unread box lies in a row when it touches the box of a card of the row (a row's
+cards overlap, so their boxes touch or overlap) and sits level with it along the
+cards' long axis (a box in the next row is a card's length away along that axis).
+Unread boxes chain: a meld read at one card, the rest blurred, is one row. A box that
+two rows reach goes to the one it reaches in fewer steps, then to the nearer card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from .layout import CardRow
+from .physical import PhysicalCard
+
+__all__ = ["count_unread", "unread_boxes"]
+
+FloatArray = npt.NDArray[np.float64]
+
+TOUCH = 0.02
+"""Largest gap between two boxes of one row, in card lengths (a row's boxes overlap)."""
+LEVEL = 0.3
+"""Largest offset of two boxes of one row along the cards' long axis, in card lengths."""
+
+
+def unread_boxes(
+    card_boxes: npt.NDArray[np.float32], cards: Sequence[PhysicalCard]
+) -> npt.NDArray[np.float32]:
+    """(K, 4) xyxy of the card boxes no card was read in: not given to a card, and
+    holding no index of a card that got no box (that card is the box's own)."""
+    boxes = np.asarray(card_boxes, dtype=np.float32).reshape(-1, 4)
+    used = {c.box_id for c in cards if c.box_id is not None}
+    loose = [c.index_centers for c in cards if c.box_id is None]
+    points = np.concatenate(loose).reshape(-1, 2) if loose else np.zeros((0, 2), np.float32)
+    keep = []
+    for k, (x1, y1, x2, y2) in enumerate(boxes.tolist()):
+        if k in used:
+            continue
+        held = (points[:, 0] >= x1) & (points[:, 0] <= x2)
+        held &= (points[:, 1] >= y1) & (points[:, 1] <= y2)
+        if not held.any():
+            keep.append(k)
+    return boxes[keep]
+
+
+def _gaps(a: FloatArray, b: FloatArray) -> FloatArray:
+    """(A, B) distance between boxes (0 where they touch or overlap)."""
+    lo = np.maximum(a[:, None, :2], b[None, :, :2])
+    hi = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    apart = np.maximum(0.0, lo - hi)
+    out: FloatArray = np.hypot(apart[..., 0], apart[..., 1])
+    return out
+
+
+def _centres(boxes: FloatArray) -> FloatArray:
+    out: FloatArray = (boxes[:, :2] + boxes[:, 2:]) / 2
+    return out
+
+
+def _in_row(
+    unread: FloatArray, row_boxes: FloatArray, side: tuple[float, float], length: float
+) -> npt.NDArray[np.bool_]:
+    """(U, R) whether unread box u may lie in a row next to the row's box r."""
+    near = _gaps(unread, row_boxes) <= TOUCH * length
+    if not any(side):
+        return near
+    step = _centres(row_boxes)[None, :, :] - _centres(unread)[:, None, :]
+    level = np.abs(step @ np.asarray(side, dtype=np.float64)) <= LEVEL * length
+    out: npt.NDArray[np.bool_] = near & level
+    return out
+
+
+def count_unread(
+    cards: Sequence[PhysicalCard],
+    rows: Sequence[CardRow],
+    boxes: npt.NDArray[np.float32],
+    length: float,
+) -> tuple[list[int], list[tuple[int, int]]]:
+    """Per row, how many of the unread card `boxes` ((K, 4) xyxy) lie in it; and the
+    pairs of rows that unread boxes join into one (a spread hand, or a meld, whose
+    reading stops at a blurred card falls into two rows that are one)."""
+    unread = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
+    counts = [0] * len(rows)
+    if len(unread) == 0 or not rows:
+        return counts, []
+    # Breadth first from every row at once: each box goes to the row that reaches it
+    # in the fewest steps (ties: the nearest box of that row); a box that two rows
+    # reach joins them.
+    owner = np.full(len(unread), -1)
+    joined: set[tuple[int, int]] = set()
+    frontier: list[tuple[int, FloatArray]] = [
+        (r, np.asarray([cards[m].xyxy for m in row.members], dtype=np.float64))
+        for r, row in enumerate(rows)
+    ]
+    while frontier:
+        best: dict[int, tuple[float, int]] = {}
+        reach: dict[int, set[int]] = {}
+        for r, row_boxes in frontier:
+            fits = _in_row(unread, row_boxes, rows[r].side, length)
+            gaps = np.where(fits, _gaps(unread, row_boxes), np.inf).min(axis=1)
+            for u in np.nonzero(np.isfinite(gaps))[0].tolist():
+                reach.setdefault(u, set()).add(r)
+                if owner[u] < 0 and (u not in best or gaps[u] < best[u][0]):
+                    best[u] = (float(gaps[u]), r)
+        for u, (_, r) in best.items():
+            owner[u] = r
+        for u, found in reach.items():
+            joined |= {(min(a, int(owner[u])), max(a, int(owner[u]))) for a in found}
+        frontier = [
+            (r, unread[[u for u, (_, o) in best.items() if o == r]])
+            for r in sorted({o for _, o in best.values()})
+        ]
+    for r in owner.tolist():
+        if r >= 0:
+            counts[r] += 1
+    return counts, sorted((a, b) for a, b in joined if a != b)
