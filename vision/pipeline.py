@@ -134,10 +134,11 @@ class CardPipeline:
         zones: ZoneConfig | None = None,
         role: str = "auto",
         threads: int | None = None,
-        zoom: float = 2.0,
+        zoom: float = 1.0,
     ) -> CardPipeline:
-        """`zoom`: the small-card second pass for still photos (`zoom.ZoomPass`); 1 for
-        live video, where each frame must stay one locator pass."""
+        """`zoom`: the small-card second pass (`zoom.ZoomPass`), off (1) by default: it
+        finds whole-table indices the first pass misses, but with the current model it
+        also reads card pips as indices (see docs/vision.md); never for live video."""
         models = CardModels(models_dir, threads=threads, zoom=ZoomPass(zoom=zoom))
         return cls(models, Reconstructor(rules, players, zones, role))
 
