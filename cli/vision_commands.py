@@ -107,7 +107,7 @@ def register(sub: Any) -> None:
     p.add_argument("images", nargs="+", help="image files (JPEG, PNG, WebP, BMP, TIFF)")
     _add_table_options(p)
     p.add_argument("--annotate", type=Path, help="write each image with overlays into DIR")
-    _add_zoom(p, 1.0, "small cards: a second locator pass at this upscale, e.g. 2 (1 = off)")
+    _add_zoom(p, 2.0, "small cards: a second locator pass at this upscale (2; 1 = off)")
     p.set_defaults(func=cmd_scan)
 
     p = sub.add_parser("watch", help="live: print the stable table state as it changes")
@@ -121,8 +121,8 @@ def register(sub: Any) -> None:
 
 
 def _add_zoom(p: argparse.ArgumentParser, default: float, text: str) -> None:
-    """`--zoom`: off by default (`vision/zoom.py` says why); for video a second pass at
-    2x would also cost four times the first on every frame."""
+    """`--zoom`: on by default for photos, off for video, where a second pass at 2x
+    would cost four times the first on every frame (`vision/zoom.py`)."""
     p.add_argument("--zoom", type=float, default=default, help=text)
 
 

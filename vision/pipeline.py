@@ -134,11 +134,10 @@ class CardPipeline:
         zones: ZoneConfig | None = None,
         role: str = "auto",
         threads: int | None = None,
-        zoom: float = 1.0,
+        zoom: float = 2.0,
     ) -> CardPipeline:
-        """`zoom`: the small-card second pass (`zoom.ZoomPass`), off (1) by default: it
-        finds whole-table indices the first pass misses, but with the current model it
-        also reads card pips as indices (see docs/vision.md); never for live video."""
+        """`zoom`: the small-card second pass for still photos (`zoom.ZoomPass`); 1 for
+        live video, where each frame must stay one locator pass."""
         models = CardModels(models_dir, threads=threads, zoom=ZoomPass(zoom=zoom))
         return cls(models, Reconstructor(rules, players, zones, role))
 

@@ -281,7 +281,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--n", type=int, default=200)
     parser.add_argument("--models", type=Path, default=Path("models"))
     parser.add_argument("--latency-runs", type=int, default=30)
-    parser.add_argument("--zoom", type=float, default=1.0, help="small-card pass, e.g. 2")
+    parser.add_argument("--zoom", type=float, default=1.0, help="small-card pass (scans: 2)")
     args = parser.parse_args(argv)
     detector = OnnxDetector(args.models / "cards-detector.onnx")
     reader = OnnxClassifier(args.models / "cards-reader.onnx")

@@ -1,7 +1,7 @@
 """Vision evaluation: round-end scenes scored through the pipeline; prints figures.
 
     python tests/benchmarks/vision_eval.py [--data data/eval] [--n 100] [--seed 7]
-                                           [--models DIR] [--oracle-only] [--zoom 1]
+                                           [--models DIR] [--oracle-only] [--zoom 2]
 
 On simulated round-end scenes (`shanghai data generate --kind roundend --split test`,
 generated into `--data` when missing; `data/` is git-ignored), for each player a scene
@@ -138,7 +138,7 @@ def main(
     models: Path | None = None,
     oracle_only: bool = False,
     latency_frames: int = 10,
-    zoom: float = 1.0,
+    zoom: float = 2.0,
 ) -> dict[str, float]:
     scenes = ensure_scenes(data, n, seed)
     use_model = not oracle_only and models_installed(models)
@@ -198,6 +198,6 @@ if __name__ == "__main__":
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--models", type=Path)
     parser.add_argument("--oracle-only", action="store_true")
-    parser.add_argument("--zoom", type=float, default=1.0, help="small-card pass, e.g. 2")
+    parser.add_argument("--zoom", type=float, default=2.0, help="small-card pass (1 = off)")
     args = parser.parse_args()
     main(args.data, args.n, args.seed, args.models, args.oracle_only, zoom=args.zoom)

@@ -49,7 +49,7 @@ def fake_models(monkeypatch: pytest.MonkeyPatch, mini_table: Any) -> None:
         zones: Any = None,
         role: str = "auto",
         threads: Any = None,
-        zoom: float = 1.0,
+        zoom: float = 2.0,
     ) -> Any:
         ZOOMS.append(zoom)
         return _FakePipeline(table, Reconstructor(rules, players, zones, role))
@@ -152,18 +152,18 @@ def test_watch_prints_the_stable_state(
     assert [m["cards"] for m in lines[0]["melds"]] == [["4h", "5h", "JK", "7h"]]
 
 
-def test_zoom_is_off_by_default_passed_through_and_checked(
+def test_zoom_is_on_for_photos_off_for_video_and_checked(
     fake_models: None, photo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     ZOOMS.clear()
     assert main(["scan", str(photo), "--json"]) == 0
-    assert main(["scan", str(photo), "--json", "--zoom", "2"]) == 0
+    assert main(["scan", str(photo), "--json", "--zoom", "1"]) == 0
     video = tmp_path / "v.avi"
     writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
     writer.write(np.zeros((48, 64, 3), np.uint8))
     writer.release()
     assert main(["watch", str(video), "--json"]) == 0
-    assert ZOOMS == [1.0, 2.0, 1.0]
+    assert ZOOMS == [2.0, 1.0, 1.0]
     capsys.readouterr()
     assert main(["scan", str(photo), "--zoom", "0.5"]) == 2
     assert "--zoom must be >= 1" in capsys.readouterr().err

@@ -30,6 +30,7 @@ def test_keeps_only_the_zoomed_pass_small_boxes_and_drops_duplicates() -> None:
         [
             (101, 100, 112, 119, 0.7, 1),  # the same small index, surer: replaces it
             (300, 300, 310, 316, 0.6, 1),  # a small index the first pass missed
+            (600, 600, 610, 616, 0.3, 1),  # small but unsure: the zoomed pass needs 0.5
             (400, 400, 440, 460, 0.9, 1),  # a big "index": the 1x pass judges those
             (500, 500, 560, 584, 0.8, 0),  # a small card the first pass missed
             (0, 0, 300, 420, 0.9, 0),  # a big card: not from the zoomed pass
