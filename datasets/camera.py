@@ -9,14 +9,16 @@ same homography, so perspective, foreshortening and scale agree across the scene
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from .faces import CARD_H_MM
 
-__all__ = ["IMAGE_SIZES", "Camera", "sample_camera"]
+__all__ = ["IMAGE_SIZES", "Camera", "sample_camera", "scale_kind"]
 
 Matrix = npt.NDArray[np.float64]
 """A 3x3 homography."""
@@ -77,6 +79,17 @@ class Camera:
     def card_height_px(self) -> float:
         """Roughly how tall a card at the target looks (before foreshortening)."""
         return self.focal_px * CARD_H_MM / self.distance_mm
+
+
+def scale_kind(camera: Mapping[str, Any]) -> str:
+    """How close a scene is, from its metadata's `camera` (`focal_px`, `distance_mm`):
+    `close-up` (a card at the target >= 220 px tall: one hand held to the camera),
+    `table` (90-220 px) or `whole table` (< 90 px). Benchmarks and tests report per kind
+    because the model's accuracy falls with the card's size in pixels."""
+    card_px = float(camera["focal_px"]) * CARD_H_MM / float(camera["distance_mm"])
+    if card_px >= 220:
+        return "close-up"
+    return "table" if card_px >= 90 else "whole table"
 
 
 def sample_camera(

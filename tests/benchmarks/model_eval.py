@@ -37,22 +37,18 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from shanghai.datasets.camera import scale_kind
 from shanghai.engine.cards import Card, DeckFamily
 from shanghai.vision.crops import square_crop
 from shanghai.vision.onnx_models import OnnxClassifier, OnnxDetector
 from shanghai.vision.zoom import ZoomPass
 
-CARD_H_MM = 88.9
 NO_ZOOM = ZoomPass(zoom=1.0)
 Boxes = npt.NDArray[np.float32]
 
 
 def scene_kind(meta: dict[str, Any]) -> str:
-    camera = meta["camera"]
-    card_px = camera["focal_px"] * CARD_H_MM / camera["distance_mm"]
-    if card_px >= 220:
-        return "close-up"
-    return "table" if card_px >= 90 else "whole table"
+    return scale_kind(meta["camera"])
 
 
 def deck_group(name: str) -> str:

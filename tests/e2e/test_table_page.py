@@ -1,15 +1,16 @@
 """The page in a real headless Chromium against the real server.
 
-- `test_a_game_without_recognition`: what works with no model at all — new game, the
-  browser camera running with the honest "model not installed" message, round end by
+- `test_a_game_without_recognition`: what works with no model at all (the app as it
+  runs when the model files are missing) — new game, the browser camera running with
+  the honest "model not installed" message, round end by
   clicks and text, a correction, buys up to the limit, a dispute check, the score
   sheet and its chart surviving a reload, the printable sheet, a phone-sized view.
 - `test_scoring_from_the_camera_with_a_stand_in_scanner`: the camera path end to end
   (browser camera -> websocket -> overlay -> scan from camera -> correct one card ->
   confirm -> reload) with a stand-in scanner that returns known cards: the plumbing is
   real, the recognition is not.
-- `test_real_recognition_from_the_camera`: the same with the app's own scanner; it runs
-  once `shanghai.vision` provides a model (skipped, saying so, until then).
+- `test_real_recognition_from_the_camera`: the same with the app's own scanner and the
+  shipped model (skipped, saying so, only if `models/cards-*.onnx` are missing).
 
 Screenshots of every page go to out/screenshots/ (git-ignored).
 """
@@ -81,7 +82,7 @@ def confirm(page: Any, seat: int, cards: str) -> None:
 def test_a_game_without_recognition(
     live_server: Callable[..., Any], browser_for: Callable[[list[str]], Any], screenshots: Path
 ) -> None:
-    server = live_server()
+    server = live_server(UnavailableScanner())
     browser = browser_for(["7h", "Kd", "JK"])
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     page.goto(server.url + "/")
