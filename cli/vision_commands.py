@@ -56,7 +56,10 @@ def _zones(args: argparse.Namespace) -> ZoneConfig | None:
         raise UsageError(str(exc)) from None
 
 
-def _pipeline(args: argparse.Namespace, rules: Rules | None, *, role: str = "auto") -> CardPipeline:
+def _pipeline(
+    args: argparse.Namespace, rules: Rules | None, *, role: str = "auto", video: bool = False
+) -> CardPipeline:
+    """`video`: one read per index (no half-turned second read), as every frame counts."""
     if args.zoom < 1:
         raise UsageError("--zoom must be >= 1 (1 turns the small-card pass off)")
     try:
@@ -67,6 +70,7 @@ def _pipeline(args: argparse.Namespace, rules: Rules | None, *, role: str = "aut
             zones=_zones(args),
             role=role,
             zoom=args.zoom,
+            turned=not video,
         )
     except ModelMissingError as exc:
         raise UsageError(str(exc)) from None
@@ -216,7 +220,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     if args.hold < 0:
         raise UsageError("--hold must be >= 0 seconds")
     rules = _rules(args)
-    pipeline = _pipeline(args, rules)
+    pipeline = _pipeline(args, rules, video=True)
     live = LiveTable(pipeline, TableTracker(hold_seconds=args.hold))
     show = args.show and _window_available()
     if args.show and not show:

@@ -79,6 +79,7 @@ class CardModels:
         iou: float = 0.6,
         zoom: ZoomPass | None = None,
         min_read: float = MIN_READ,
+        turned: bool = True,
     ) -> None:
         detector_path, reader_path = model_paths(models_dir)
         for path in (detector_path, reader_path):
@@ -91,6 +92,7 @@ class CardModels:
         self.iou = iou
         self.zoom = zoom or ZoomPass(zoom=1.0)
         self.min_read = min_read
+        self.turned = turned
         self.name = f"{detector_path.name} + {reader_path.name}"
 
     def locate(
@@ -107,6 +109,18 @@ class CardModels:
         cards = found.of_class("card")
         return indices.xyxy, indices.confidence, cards.xyxy
 
+    def classify(self, crops: list[Frame]) -> npt.NDArray[np.float32]:
+        """(N, classes) reader probabilities; with `turned`, the mean over each crop and
+        the crop turned half a turn. A corner index is printed both ways up (top-left
+        upright, bottom-right upside down), so both views are real looks of the same
+        index; on 1,200 validation crops the mean reads 0.890 right against 0.868 for
+        one view (reader of the third CPU candidate), at twice the reader's cost."""
+        probabilities = self.reader(crops)
+        if self.turned and crops:
+            half_turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
+            probabilities = (probabilities + self.reader(half_turned)) / 2
+        return probabilities.astype(np.float32)
+
     def read(
         self, frame: Frame, rules: Rules | None = None
     ) -> tuple[IndexReadings, npt.NDArray[np.float32]]:
@@ -117,7 +131,7 @@ class CardModels:
             square_crop(frame, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), size=CROP_SIZE)
             for b in index_xyxy
         ]
-        probabilities = restrict_probabilities(self.reader(crops), self.reader.names, rules)
+        probabilities = restrict_probabilities(self.classify(crops), self.reader.names, rules)
         best = probabilities.argmax(axis=1)
         reading = probabilities[np.arange(len(best)), best]
         confidence = (index_conf * reading).astype(np.float32)
@@ -145,12 +159,18 @@ class CardPipeline:
         threads: int | None = None,
         zoom: float = 2.0,
         min_read: float = MIN_READ,
+        turned: bool = True,
     ) -> CardPipeline:
         """`zoom`: the small-card second pass for still photos (`zoom.ZoomPass`); 1 for
-        live video, where each frame must stay one locator pass. `min_read`: see
+        live video, where each frame must stay one locator pass. `turned`: read each
+        index twice (`CardModels.classify`); off for live video too. `min_read`: see
         `MIN_READ`."""
         models = CardModels(
-            models_dir, threads=threads, zoom=ZoomPass(zoom=zoom), min_read=min_read
+            models_dir,
+            threads=threads,
+            zoom=ZoomPass(zoom=zoom),
+            min_read=min_read,
+            turned=turned,
         )
         return cls(models, Reconstructor(rules, players, zones, role))
 

@@ -128,3 +128,15 @@ def test_server_uses_the_vision_scanner(roundend: list[Scene]) -> None:
     assert isinstance(scanner, VisionScanner) and isinstance(scanner, CardScanner)
     result = scanner.scan(read_image(roundend[0][0]))
     assert isinstance(result, ScanResult) and result.cards
+
+
+def test_reads_below_the_floor_name_no_card(pipeline: CardPipeline) -> None:
+    """`MIN_READ`: every kept read is at least that sure; a floor above 1 keeps none,
+    and the located card boxes stay (unread cards still count in their rows)."""
+    frame = card_frames(["7h", "Kc", "Jd"], frames=1)[0]
+    models = pipeline.models
+    readings, boxes = models.read(frame)
+    assert len(readings.names) >= 3 and (readings.confidence >= models.min_read).all()
+    strict = CardPipeline.load(min_read=1.01).models
+    none, same_boxes = strict.read(frame)
+    assert len(none.names) == 0 and len(same_boxes) == len(boxes)

@@ -31,8 +31,8 @@ class _FakePipeline:
         return self.reconstructor(readings, boxes, frame.shape[1], frame.shape[0])
 
 
-ZOOMS: list[float] = []
-"""The `zoom` each fake pipeline was loaded with."""
+ZOOMS: list[tuple[float, bool]] = []
+"""The `zoom` and `turned` each fake pipeline was loaded with."""
 
 
 @pytest.fixture
@@ -50,8 +50,9 @@ def fake_models(monkeypatch: pytest.MonkeyPatch, mini_table: Any) -> None:
         role: str = "auto",
         threads: Any = None,
         zoom: float = 2.0,
+        turned: bool = True,
     ) -> Any:
-        ZOOMS.append(zoom)
+        ZOOMS.append((zoom, turned))
         return _FakePipeline(table, Reconstructor(rules, players, zones, role))
 
     monkeypatch.setattr(CardPipeline, "load", staticmethod(load))
@@ -152,7 +153,7 @@ def test_watch_prints_the_stable_state(
     assert [m["cards"] for m in lines[0]["melds"]] == [["4h", "5h", "JK", "7h"]]
 
 
-def test_zoom_is_on_for_photos_off_for_video_and_checked(
+def test_photo_passes_are_on_for_photos_off_for_video_and_checked(
     fake_models: None, photo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     ZOOMS.clear()
@@ -163,7 +164,7 @@ def test_zoom_is_on_for_photos_off_for_video_and_checked(
     writer.write(np.zeros((48, 64, 3), np.uint8))
     writer.release()
     assert main(["watch", str(video), "--json"]) == 0
-    assert ZOOMS == [2.0, 1.0, 1.0]
+    assert ZOOMS == [(2.0, True), (1.0, True), (1.0, False)]
     capsys.readouterr()
     assert main(["scan", str(photo), "--zoom", "0.5"]) == 2
     assert "--zoom must be >= 1" in capsys.readouterr().err
