@@ -14,6 +14,9 @@ deck looks and a table family that training never sees.
   recall = right reads / visible indices. Overall, per deck family (standard cards,
   jokers, Rook incl. the bird) and per scene kind (card height at the camera's target:
   close-up >= 220 px, table 90-220 px, whole table < 90 px).
+- cards as the runtime pipeline returns them for photos (what a player gets): card
+  precision and recall per scene kind, after the zoom pass, the two reads per index,
+  `MIN_READ` and the corner merging.
 - locating: mAP50 and mAP50-95 of `card` and `index` boxes (COCO-style, 101-point
   interpolated precision, IoU 0.50:0.95), computed here from the YOLO labels.
 - latency per 1280x720 frame, median: our ONNX Runtime locator alone, locator + reader,
@@ -264,11 +267,47 @@ def latency(models: Path, detector: OnnxDetector, reader: OnnxClassifier, runs: 
     except ImportError:
         print("  ultralytics not installed: no baseline (pip install -e '.[train]')")
         return
-    model = YOLO(str(models / "cards-detector.pt"))
+    weights = models / "cards-detector.pt"
+    if not weights.is_file():
+        print(f"  {weights} missing: no ultralytics baseline")
+        return
+    model = YOLO(str(weights))
     size = detector.size_for(frame.shape)[0]
     theirs = timed(lambda: model.predict(frame, imgsz=size, conf=0.25, verbose=False))
     print(f"  ultralytics predict, same .pt weights {theirs:8.1f} ms")
     print(f"  ours (locator) is {theirs / ours_det:.2f}x faster than ultralytics")
+
+
+def evaluate_pipeline(scenes: Path, models: Path, n: int) -> None:
+    """Cards as a player gets them: the runtime pipeline as photos run it (zoom pass,
+    two reads per index, `MIN_READ`, corners merged into cards). Per scene kind:
+    recall = right cards / cards with a visible index; precision = right cards / (right +
+    cards that are not on the table at all); a read of a card whose indices are all
+    partly hidden is neither."""
+    from collections import Counter
+
+    from shanghai.vision.pipeline import CardPipeline
+
+    pipeline = CardPipeline.load(models)
+    tallies: dict[str, Tally] = defaultdict(Tally)
+    metas = sorted((scenes / "meta").glob("*.json"))[:n]
+    for meta_path in metas:
+        meta = json.loads(meta_path.read_text())
+        image = cv2.imread(str(scenes / "images" / meta["image"]))
+        face_up = [c for c in meta["cards"] if c["face_up"]]
+        readable = Counter(
+            c["card"] for c in face_up if any(i["state"] == "visible" for i in c["indices"])
+        )
+        got = Counter(str(c.card) for c in pipeline(image).cards)
+        right = sum((got & readable).values())
+        wrong = sum((got - Counter(c["card"] for c in face_up)).values())
+        for key in ("all", f"scene: {scene_kind(meta)}"):
+            tallies[key].right += right
+            tallies[key].predicted += right + wrong
+            tallies[key].truth += sum(readable.values())
+    print(f"cards as the pipeline returns them for photos, {len(metas)} scenes:")
+    for key in sorted(tallies, key=lambda k: (k != "all", k)):
+        print("  " + tallies[key].line(key).replace("(indices:", "(cards:"))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -283,6 +322,7 @@ def main(argv: list[str] | None = None) -> None:
     reader = OnnxClassifier(args.models / "cards-reader.onnx")
     scenes = ensure_data(args.data, args.n)
     evaluate(scenes, detector, reader, args.n, ZoomPass(zoom=args.zoom))
+    evaluate_pipeline(scenes, args.models, args.n)
     latency(args.models, detector, reader, args.latency_runs)
 
 
