@@ -172,6 +172,7 @@ def test_model_benchmark_runs_on_the_smoke_model(
     out = capsys.readouterr().out
     assert "card identity on 2 held-out test scenes" in out
     assert "mAP50-95" in out and "faster than ultralytics" in out
+    assert "cards as the pipeline returns them" in out
 
 
 def test_checkpoints_keep_their_history_without_polars(

@@ -183,11 +183,15 @@ def camera_round(page: Any, base: str, screenshots: Path, shot: str) -> str:
     card corrected, finish the round, reload, and check the sheet."""
     game = new_game(page, base)
     page.click("#start-camera")
-    page.wait_for_function(
-        "document.getElementById('live-cards').querySelectorAll('.chip').length === 3",
+    # the chips are read in the same script that sees three of them: with a real model
+    # the steady set may change between two calls
+    seen = page.wait_for_function(
+        """() => {
+            const chips = [...document.querySelectorAll('#live-cards .chip')];
+            return chips.length === 3 ? chips.map((chip) => chip.textContent) : null;
+        }""",
         timeout=TIMEOUT,
-    )
-    seen = sorted(page.locator("#live-cards .chip").all_inner_texts())
+    ).json_value()
     assert len(seen) == 3
     page.wait_for_function("document.getElementById('live-overlay').width > 0", timeout=TIMEOUT)
     page.screenshot(path=str(screenshots / f"{shot}-live.png"), full_page=True)

@@ -28,7 +28,7 @@ from sqlalchemy import create_engine, text
 
 from shanghai.server.app import create_app
 from shanghai.server.db import migrate
-from shanghai.server.scanning import DetectedCard, ScanResult, get_scanner
+from shanghai.server.scanning import DetectedCard, ScanResult, UnavailableScanner, get_scanner
 from shanghai.server.settings import Settings
 
 SKIP_ENV = "SHANGHAI_SKIP_POSTGRES"
@@ -224,10 +224,19 @@ def client(app: FastAPI) -> Iterator[TestClient]:
 
 @pytest.fixture
 def sqlite_client(tmp_path: Path) -> Iterator[TestClient]:
-    """For tests where the database plays no part (live frames, image checks)."""
+    """For tests where the database plays no part (live frames, image checks); the app
+    as it runs when the model files are missing."""
     settings = Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path / 'live.db'}")
-    with TestClient(create_app(settings)) as test_client:
+    with TestClient(create_app(settings, scanner=UnavailableScanner())) as test_client:
         yield test_client
+
+
+@pytest.fixture
+def without_model(app: FastAPI) -> None:
+    """The app as it runs when the model files are missing (the shipped model is
+    installed in the repository, so this has to be said)."""
+    scanner = UnavailableScanner()
+    app.dependency_overrides[get_scanner] = lambda: scanner
 
 
 # --- a scanner with known answers ---------------------------------------------------------

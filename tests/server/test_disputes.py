@@ -90,7 +90,7 @@ def test_photo_of_a_lay_down_is_judged_and_annotated(
 
 
 def test_photo_check_without_a_model_is_503(
-    client: TestClient, make_game: GameMaker, photo: bytes
+    client: TestClient, make_game: GameMaker, photo: bytes, without_model: None
 ) -> None:
     game = make_game()
     response = client.post(

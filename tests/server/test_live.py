@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from shanghai.server.app import create_app
-from shanghai.server.scanning import DetectedCard, ScanResult
+from shanghai.server.scanning import DetectedCard, ScanResult, UnavailableScanner
 from shanghai.server.settings import Settings
 
 
@@ -146,7 +146,7 @@ def test_server_camera_without_a_model_still_shows_frames(tmp_path: Path) -> Non
     settings = Settings(
         data_dir=tmp_path, database_url=f"sqlite:///{tmp_path / 'c.db'}", camera=str(video)
     )
-    with TestClient(create_app(settings)) as client:
+    with TestClient(create_app(settings, scanner=UnavailableScanner())) as client:
         wait_for(lambda: client.get("/api/live/camera").json()["frames"] >= 1)
         status = client.get("/api/live/camera").json()
         assert "not installed" in status["recognition"]

@@ -30,7 +30,7 @@ def png(width: int, height: int) -> bytes:
 
 
 def test_without_a_model_scanning_is_503_and_stores_nothing(
-    client: TestClient, make_game: GameMaker, photo: bytes
+    client: TestClient, make_game: GameMaker, photo: bytes, without_model: None
 ) -> None:
     game = make_game()
     response = upload(client, game, photo)
