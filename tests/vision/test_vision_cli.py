@@ -14,7 +14,7 @@ import pytest
 
 from shanghai.cli import vision_commands
 from shanghai.cli.main import main
-from shanghai.vision.pipeline import CardPipeline, models_installed
+from shanghai.vision.pipeline import CardPipeline
 from shanghai.vision.reconstruct import Reconstructor
 from shanghai.vision.snapshot import TableSnapshot
 
@@ -120,14 +120,22 @@ def test_score_text_still_works(capsys: pytest.CaptureFixture[str]) -> None:
     assert json.loads(capsys.readouterr().out)["points"] == 15
 
 
-@pytest.mark.skipif(models_installed(), reason="checks the message shown without the model")
-def test_missing_model_is_one_line(photo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_missing_model_is_one_line(
+    photo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An installation without the model files (they ship in `models/`, so an empty
+    folder stands in for the package's)."""
+    empty = tmp_path / "no-models"
+    empty.mkdir()
+    monkeypatch.setattr("shanghai.vision.pipeline.default_models_dir", lambda: empty)
     assert main(["scan", str(photo)]) == 2
     err = capsys.readouterr().err
     assert (
         err.strip()
         == "shanghai: error: the card model is not installed: models/cards-detector.onnx"
     )
+    assert main(["scan", str(photo), "--models", str(empty)]) == 2
+    assert str(empty / "cards-detector.onnx") in capsys.readouterr().err
 
 
 def test_watch_camera_that_cannot_be_opened(
