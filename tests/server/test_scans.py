@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 from fastapi.testclient import TestClient
 from PIL import Image
+
+from shanghai.server.scanning import UnavailableScanner, default_scanner
 
 GameMaker = Callable[..., int]
 ScanSetter = Callable[..., list[tuple[int, int]]]
@@ -158,3 +162,18 @@ def test_exif_rotated_phone_photos_are_turned_upright(
     image.save(out, "JPEG", exif=exif)
     assert upload(client, game, out.getvalue()).status_code == 201
     assert fake_scanner() == [(300, 400)]
+
+
+def test_default_scanner_says_why_recognition_is_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Missing model files: "not installed"; unreadable ones: the load error. The app
+    then serves on without recognition instead of failing to start."""
+    monkeypatch.setattr("shanghai.vision.pipeline.default_models_dir", lambda: tmp_path)
+    missing = default_scanner()
+    assert isinstance(missing, UnavailableScanner) and "not installed" in missing.reason
+    for name in ("cards-detector.onnx", "cards-reader.onnx"):
+        (tmp_path / name).write_bytes(b"not an onnx model")
+    broken = default_scanner()
+    assert isinstance(broken, UnavailableScanner)
+    assert broken.reason.startswith("card recognition model could not be loaded")
