@@ -45,6 +45,9 @@ index box is dropped and its card, if located, stays an unread box (it still cou
 its row). Chosen on the validation split (100 generated scenes, seed 77) as the
 threshold that maximises right cards minus wrong cards with the shipped model; see
 models/MODEL_CARD.md."""
+SHRINK = 0.5
+"""Scale of the still photos' second locator pass when the cards are large
+(`zoom.ZoomPass.shrink`)."""
 DETECTOR_FILE = "cards-detector.onnx"
 READER_FILE = "cards-reader.onnx"
 
@@ -105,6 +108,10 @@ class CardModels:
             size = int(max(frame.shape[:2]) * self.zoom.zoom)
             zoomed = self.detector(frame, conf=self.conf, iou=self.iou, imgsz=size)
             found = self.zoom.merge(found, zoomed)
+        elif self.zoom.wants_shrink(found):
+            size = int(self.detector.size_for(frame.shape)[0] * self.zoom.shrink)
+            shrunk = self.detector(frame, conf=self.conf, iou=self.iou, imgsz=size)
+            found = self.zoom.merge_large(found, shrunk)
         indices = found.of_class("index")
         cards = found.of_class("card")
         return indices.xyxy, indices.confidence, cards.xyxy
@@ -161,14 +168,15 @@ class CardPipeline:
         min_read: float = MIN_READ,
         turned: bool = True,
     ) -> CardPipeline:
-        """`zoom`: the small-card second pass for still photos (`zoom.ZoomPass`); 1 for
-        live video, where each frame must stay one locator pass. `turned`: read each
+        """`zoom`: the small-card second pass for still photos (`zoom.ZoomPass`, and with
+        it the half-size pass for large cards, `SHRINK`); 1 for live video, where each
+        frame must stay one locator pass. `turned`: read each
         index twice (`CardModels.classify`); off for live video too. `min_read`: see
         `MIN_READ`."""
         models = CardModels(
             models_dir,
             threads=threads,
-            zoom=ZoomPass(zoom=zoom),
+            zoom=ZoomPass(zoom=zoom, shrink=SHRINK if zoom > 1 else 1.0),
             min_read=min_read,
             turned=turned,
         )

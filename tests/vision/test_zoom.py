@@ -1,4 +1,5 @@
-"""The small-card second pass: when it runs and which of its boxes it keeps."""
+"""The second locator passes of still photos (2x for small cards, half size for large
+ones): when each runs and which of its boxes it keeps."""
 
 from __future__ import annotations
 
@@ -54,3 +55,27 @@ def test_a_card_and_an_index_in_the_same_place_both_stay() -> None:
     zoomed = _dets([(0, 0, 20, 20, 0.8, 1)])
     merged = ZoomPass().merge(first, zoomed)
     assert sorted(merged.class_id.tolist()) == [0, 1]
+
+
+def test_half_size_pass_runs_only_for_large_cards_when_enabled() -> None:
+    large = _dets([(0, 0, 250, 350, 0.9, 0), (300, 0, 550, 350, 0.9, 0)])
+    medium = _dets([(0, 0, 100, 140, 0.9, 0), (10, 10, 30, 40, 0.8, 1)])
+    assert ZoomPass(shrink=0.5).wants_shrink(large)
+    assert not ZoomPass(shrink=0.5).wants_shrink(medium)
+    assert not ZoomPass(shrink=0.5).wants_shrink(Detections.empty(NAMES))
+    assert not ZoomPass().wants_shrink(large)  # off unless asked for
+
+
+def test_keeps_only_the_half_size_pass_large_boxes() -> None:
+    first = _dets([(0, 0, 250, 350, 0.9, 0), (10, 10, 30, 40, 0.6, 1)])
+    shrunk = _dets(
+        [
+            (300, 0, 560, 360, 0.8, 0),  # a large card the first pass missed
+            (310, 10, 350, 100, 0.7, 1),  # a large index the first pass missed
+            (11, 11, 30, 41, 0.9, 1),  # a small index, surer: the first pass judges those
+            (600, 0, 700, 140, 0.9, 0),  # a medium card: not from the half-size pass
+        ]
+    )
+    merged = ZoomPass(shrink=0.5, large_card_px=220, large_index_px=50).merge_large(first, shrunk)
+    got = {tuple(np.round(b).astype(int).tolist()) for b in merged.xyxy}
+    assert got == {(0, 0, 250, 350), (10, 10, 30, 40), (300, 0, 560, 360), (310, 10, 350, 100)}
