@@ -90,7 +90,7 @@ def _ultralytics_or_fail() -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    """ONNX files from `.pt` weights: the committed candidate ships only its `.pt`."""
+    """ONNX files from `.pt` weights (e.g. after continuing training from `models/*.pt`)."""
     _ultralytics_or_fail()
     from shanghai.datasets.training import export_onnx
 

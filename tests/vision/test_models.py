@@ -75,8 +75,10 @@ def on_table(meta: dict[str, Any]) -> Counter[str]:
 
 
 def test_models_read_close_up_and_table_scenes(pipeline: CardPipeline, scenes: list[Scene]) -> None:
-    """Most readable cards found, few cards that are not there (validation split with
-    the shipped model: 0.67 found, 0.08 wrong per readable card)."""
+    """Most readable cards found, few cards that are not there. Validation split with
+    the shipped model (120 scenes, seeds 77 and 79): 0.85 found, 0.10 wrong per
+    readable card; the bars leave room for the held-out looks of the test split and
+    the noise of 40 scenes."""
     found = wanted = wrong = 0
     near = [(p, m) for p, m in scenes if scale_kind(m["camera"]) != "whole table"]
     assert len(near) >= 20
@@ -86,7 +88,7 @@ def test_models_read_close_up_and_table_scenes(pipeline: CardPipeline, scenes: l
         wanted += sum(readable(meta).values())
         wrong += sum((got - on_table(meta)).values())
     assert wanted >= 100
-    assert found / wanted >= 0.55, (found, wanted)
+    assert found / wanted >= 0.65, (found, wanted)
     assert wrong / wanted <= 0.15, (wrong, wanted)
 
 
