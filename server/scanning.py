@@ -2,12 +2,11 @@
 
 The server never calls a model directly: every route that reads cards from an image
 depends on a `CardScanner` obtained through `get_scanner` (tests swap it with
-`app.dependency_overrides[get_scanner]`). Until the vision pipeline provides one, the
-app's scanner is `UnavailableScanner`, which says so: the routes answer 503 "card
-recognition model not installed" instead of pretending to read cards.
-
-`default_scanner()` returns the vision pipeline's adapter (`vision_scanner.VisionScanner`)
-when the model files are installed.
+`app.dependency_overrides[get_scanner]`). `default_scanner()` returns the vision
+pipeline's adapter (`vision_scanner.VisionScanner`) when the model files are installed
+(they ship in `models/`); without them the app's scanner is `UnavailableScanner`, which
+says so: the routes answer 503 "card recognition model not installed" instead of
+pretending to read cards.
 """
 
 from __future__ import annotations

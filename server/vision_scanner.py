@@ -27,7 +27,8 @@ class VisionScanner:
 
     @property
     def name(self) -> str:
-        return f"vision pipeline ({self.pipeline.models.name})"
+        """The kind of scanner; the model files it ran go in each `ScanResult.model`."""
+        return "vision pipeline"
 
     def scan(self, image_bgr: BGRImage) -> ScanResult:
         snapshot = self.pipeline(image_bgr)

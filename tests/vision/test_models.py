@@ -19,6 +19,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import cv2
 import pytest
 
 from fake_camera import card_frames
@@ -142,3 +143,30 @@ def test_reads_below_the_floor_name_no_card(pipeline: CardPipeline) -> None:
     strict = CardPipeline.load(min_read=1.01).models
     none, same_boxes = strict.read(frame)
     assert len(none.names) == 0 and len(same_boxes) == len(boxes)
+
+
+def test_a_stored_scan_names_the_scanner_and_its_model_once(
+    tmp_path: Path,
+) -> None:
+    """The evidence of a scan says which recognition made it: "vision pipeline" and the
+    model files, each once."""
+    from fastapi.testclient import TestClient
+
+    from shanghai.server.app import create_app
+    from shanghai.server.settings import Settings
+
+    settings = Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path / 'scan.db'}")
+    frame = card_frames(["9s", "Qd", "4c"], frames=1)[0]
+    ok, jpeg = cv2.imencode(".jpg", frame)
+    assert ok
+    with TestClient(create_app(settings)) as client:
+        game = client.post("/api/games", json={"variant": "shanghai", "players": ["A", "B", "C"]})
+        scan = client.post(
+            f"/api/games/{game.json()['id']}/rounds/1/scans",
+            data={"player": "0"},
+            files={"image": ("hand.jpg", jpeg.tobytes(), "image/jpeg")},
+        )
+    assert scan.status_code == 201, scan.text
+    body = scan.json()
+    assert body["scanner"] == "vision pipeline (cards-detector.onnx + cards-reader.onnx)"
+    assert sorted(body["proposed"]) == ["4c", "9s", "Qd"] and body["points"] == 20
