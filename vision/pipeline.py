@@ -44,7 +44,8 @@ MIN_READ = 0.3
 index is dropped; its card box, if located, stays an unread box (it still counts in its
 row). Chosen on the validation split (120 generated scenes, seeds 77 and 79) with the
 shipped model as the threshold that maximises right cards minus wrong cards: 0.3 and
-0.28 tie (654 right, 78 wrong at 0.3); no floor: 690 right, 266 wrong."""
+0.28 tie (654 right, 78 wrong at 0.3); no floor: 690 right, 266 wrong. Re-run
+`tests/benchmarks/read_floor.py` for a new model."""
 SHRINK = 0.5
 """Scale of the still photos' second locator pass when the cards are large
 (`zoom.ZoomPass.shrink`)."""

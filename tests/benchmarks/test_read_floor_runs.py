@@ -1,0 +1,28 @@
+"""The read-floor benchmark must keep working with the shipped models: one generated
+validation scene per seed; checked for its table only (the figures are its output,
+not a test's)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from shanghai.vision.pipeline import models_installed
+
+pytestmark = pytest.mark.skipif(
+    not models_installed(), reason="card models not installed (models/cards-*.onnx)"
+)
+
+
+def test_read_floor_benchmark_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = Path(__file__).with_name("read_floor.py")
+    spec = importlib.util.spec_from_file_location("read_floor", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.main(["--data", str(tmp_path), "--n", "1"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("read floor on 2 validation scenes")
+    assert len(lines) == 2 + len(module.FLOORS)
