@@ -4,8 +4,9 @@ not a test's)."""
 
 from __future__ import annotations
 
-import importlib.util
+from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -16,12 +17,12 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def test_read_floor_benchmark_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = Path(__file__).with_name("read_floor.py")
-    spec = importlib.util.spec_from_file_location("read_floor", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+def test_read_floor_benchmark_runs(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    benchmark_script: Callable[[str], ModuleType],
+) -> None:
+    module = benchmark_script("read_floor")
     module.main(["--data", str(tmp_path), "--n", "1"])
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("read floor on 2 validation scenes")
