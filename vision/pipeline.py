@@ -140,12 +140,24 @@ class CardModels:
             for b in index_xyxy
         ]
         probabilities = restrict_probabilities(self.classify(crops), self.reader.names, rules)
+        return self.name_indices(index_xyxy, index_conf, probabilities), card_xyxy
+
+    def name_indices(
+        self,
+        index_xyxy: npt.NDArray[np.float32],
+        index_conf: npt.NDArray[np.float32],
+        probabilities: npt.NDArray[np.float32],
+        min_read: float | None = None,
+    ) -> IndexReadings:
+        """Each index's best class, kept when locating x reading reaches `min_read`
+        (default `self.min_read`); `tests/benchmarks/read_floor.py` sweeps it."""
+        floor = self.min_read if min_read is None else min_read
         best = probabilities.argmax(axis=1)
         reading = probabilities[np.arange(len(best)), best]
         confidence = (index_conf * reading).astype(np.float32)
-        keep = (reading > 0) & (confidence >= self.min_read)
+        keep = (reading > 0) & (confidence >= floor)
         names = tuple(self.reader.names[int(k)] for k in best[keep])
-        return IndexReadings(index_xyxy[keep], names, confidence[keep]), card_xyxy
+        return IndexReadings(index_xyxy[keep], names, confidence[keep])
 
 
 @dataclass(frozen=True)

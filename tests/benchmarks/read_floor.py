@@ -22,12 +22,10 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from shanghai.datasets.camera import scale_kind
 from shanghai.vision.crops import CROP_SIZE, square_crop
 from shanghai.vision.pipeline import MIN_READ, CardPipeline
-from shanghai.vision.readings import IndexReadings, restrict_probabilities
+from shanghai.vision.readings import restrict_probabilities
 from shanghai.vision.sources import read_image
 
 SEEDS = (77, 79)
@@ -69,12 +67,7 @@ def main(argv: list[str] | None = None) -> None:
     for floor in FLOORS:
         tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
         for meta, (h, w), xyxy, conf, cards, probabilities in located:
-            best = probabilities.argmax(axis=1)
-            reading = probabilities[np.arange(len(best)), best]
-            confidence = (conf * reading).astype(np.float32)
-            keep = (reading > 0) & (confidence >= floor)
-            names = tuple(models.reader.names[int(k)] for k in best[keep])
-            readings = IndexReadings(xyxy[keep], names, confidence[keep])
+            readings = models.name_indices(xyxy, conf, probabilities, floor)
             got = Counter(str(c.card) for c in pipeline.reconstructor(readings, cards, w, h).cards)
             face_up = [c for c in meta["cards"] if c["face_up"]]
             readable = Counter(
