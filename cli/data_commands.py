@@ -48,6 +48,12 @@ def register(sub: Any) -> None:
     gen.add_argument("--tiles-per-scene", type=int, default=3, help="tiles cut from each scene")
     gen.add_argument("--crop-size", type=int, default=64, help="side of reader crops (px)")
     gen.add_argument(
+        "--rook-share",
+        type=float,
+        default=0.25,
+        help="share of tables dealt Rook decks (default 0.25; e.g. 1 for Rook-only crops)",
+    )
+    gen.add_argument(
         "--cache",
         type=Path,
         default=None,
@@ -96,6 +102,7 @@ def _generate(args: argparse.Namespace) -> int:
             tile_size=args.tile,
             tiles_per_scene=args.tiles_per_scene,
             crop_size=args.crop_size,
+            rook_share=args.rook_share,
         )
     except ValueError as exc:
         raise UsageError(str(exc)) from exc

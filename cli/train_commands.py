@@ -71,13 +71,20 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--int8",
         action="store_true",
-        help="quantize the locator to int8 (faster on CPU; calibrated on --calibrate)",
+        help="quantize both models to int8 (smaller, faster on CPU; calibrated on "
+        "--calibrate tiles and --calibrate-crops)",
     )
     p.add_argument(
         "--calibrate",
         type=Path,
         default=Path("data/train/tiles/train"),
         help="folder of generated tiles (.jpg) to calibrate the int8 locator on",
+    )
+    p.add_argument(
+        "--calibrate-crops",
+        type=Path,
+        default=Path("data/train/crops/train"),
+        help="folder of generated index crops (.png) to calibrate the int8 reader on",
     )
     p.set_defaults(func=cmd_export)
 
@@ -99,21 +106,34 @@ def cmd_export(args: argparse.Namespace) -> int:
             raise UsageError(f"{weights}: no such weights file")
     to: Path = args.to
     detector = to / f"{DETECTOR_FILE}.onnx"
-    export_onnx(args.detector, imgsz=args.det_imgsz, dynamic=True, to=detector)
-    export_onnx(args.reader, imgsz=args.read_imgsz, dynamic=True, to=to / f"{READER_FILE}.onnx")
-    if args.int8:
-        from shanghai.datasets.quantize import calibration_images, quantize_detector
+    reader = to / f"{READER_FILE}.onnx"
+    if args.int8:  # fail on missing calibration data before the slow exports
+        from shanghai.datasets.quantize import (
+            calibration_images,
+            quantize_detector,
+            quantize_reader,
+        )
 
         try:
-            images = calibration_images(args.calibrate)
+            tiles = calibration_images(args.calibrate)
+            crops = calibration_images(args.calibrate_crops, 256, suffix=".png")
         except FileNotFoundError as exc:
-            raise UsageError(f"{exc} (generate tiles or pass --calibrate DIR)") from None
-        float_copy = detector.with_suffix(".float.onnx")
-        detector.replace(float_copy)
-        quantize_detector(float_copy, detector, images, imgsz=args.det_imgsz)
-        float_copy.unlink()
-    kind = "int8 locator" if args.int8 else "float locator"
-    print(f"exported {DETECTOR_FILE}.onnx ({kind}) and {READER_FILE}.onnx to {to}")
+            raise UsageError(
+                f"{exc} (generate data or pass --calibrate / --calibrate-crops DIR)"
+            ) from None
+    export_onnx(args.detector, imgsz=args.det_imgsz, dynamic=True, to=detector)
+    export_onnx(args.reader, imgsz=args.read_imgsz, dynamic=True, to=reader)
+    if args.int8:
+        for path, quantize in (
+            (detector, lambda src: quantize_detector(src, detector, tiles, imgsz=args.det_imgsz)),
+            (reader, lambda src: quantize_reader(src, reader, crops)),
+        ):
+            float_copy = path.with_suffix(".float.onnx")
+            path.replace(float_copy)
+            quantize(float_copy)
+            float_copy.unlink()
+    kind = "int8" if args.int8 else "float"
+    print(f"exported {DETECTOR_FILE}.onnx and {READER_FILE}.onnx ({kind}) to {to}")
     return 0
 
 

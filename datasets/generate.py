@@ -35,7 +35,7 @@ from .backgrounds import HELD_OUT_FAMILIES, TRAIN_FAMILIES
 from .crops import CROP_CONTEXT, CROP_SIZE, square_crop
 from .decks import all_looks
 from .labels import CLASS_NAMES, CardLabel, index_box, yolo_lines
-from .sampling import sample_scene
+from .sampling import ROOK_SHARE, sample_scene
 from .scene import Rendered
 from .splits import SPLITS, split_for_index
 from .writer import (
@@ -70,6 +70,8 @@ class GenerateConfig:
     tile_size: int = 416
     tiles_per_scene: int = 3
     crop_size: int = CROP_SIZE
+    rook_share: float = ROOK_SHARE
+    """Share of tables dealt Rook decks; raised for a Rook-heavy batch of reader crops."""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -84,6 +86,8 @@ class GenerateConfig:
             raise ValueError("--tile must be between 64 and 2048 pixels")
         if not 16 <= self.crop_size <= 512:
             raise ValueError("--crop-size must be between 16 and 512 pixels")
+        if not 0.0 <= self.rook_share <= 1.0:
+            raise ValueError("--rook-share must be between 0 and 1")
 
     @property
     def root(self) -> Path:
@@ -183,7 +187,7 @@ def make_item(cfg: GenerateConfig, index: int) -> ItemResult:
 
         rendered, truth = render_round_end(rng, split, looks)
         return _detect_item(cfg, stem, split, rendered, {"round": truth})
-    rendered = sample_scene(rng, split, looks)
+    rendered = sample_scene(rng, split, looks, rook_share=cfg.rook_share)
     if cfg.kind == "scenes":
         return _detect_item(cfg, stem, split, rendered)
     result = ItemResult(split=split)
@@ -236,6 +240,7 @@ def _manifest(cfg: GenerateConfig, summary: GenerateSummary) -> dict[str, Any]:
         "seed": cfg.seed,
         "n": cfg.n,
         "split": cfg.split or "auto (80/10/10 by index)",
+        "rook_share": cfg.rook_share,
         "classes": list(CLASS_NAMES) if cfg.kind in DETECT_KINDS else "engine CARD_CLASSES",
         "looks": [
             {

@@ -28,9 +28,10 @@ def sample_scene(
     *,
     size: tuple[int, int] | None = None,
     effects: bool = True,
+    rook_share: float = ROOK_SHARE,
 ) -> Rendered:
     """Render one random table scene for `split`."""
-    family = DeckFamily.ROOK if rng.random() < ROOK_SHARE else DeckFamily.STANDARD
+    family = DeckFamily.ROOK if rng.random() < rook_share else DeckFamily.STANDARD
     table_looks = choose_looks(rng, split, family, looks)
     copies = int(rng.choice([1, 2, 3], p=[0.15, 0.5, 0.35]))
     decks = TableDecks(rng, table_looks, max(copies, len(table_looks)))

@@ -3,7 +3,7 @@ and latency against plain ultralytics predict of the same weights. Prints figure
 asserts nothing about them.
 
     python tests/benchmarks/model_eval.py [--data data/eval] [--n 200] [--models models]
-                                          [--zoom 2]
+                                          [--zoom 2] [--baseline-reader FILE.onnx]
 
 The test split (generated if missing: `data generate --kind scenes --split test`) holds
 deck looks and a table family that training never sees.
@@ -14,6 +14,9 @@ deck looks and a table family that training never sees.
   recall = right reads / visible indices. Overall, per deck family (standard cards,
   jokers, Rook incl. the bird) and per scene kind (card height at the camera's target:
   close-up >= 220 px, table 90-220 px, whole table < 90 px).
+- the reader alone on the ground-truth boxes of those visible indices (top-1 per deck
+  family): what reading loses when locating is perfect; `--baseline-reader` (e.g. the
+  float reader an int8 one was quantized from) is scored in the same run beside it.
 - cards as the runtime pipeline returns them for photos (what a player gets): card
   precision and recall per scene kind, after the zoom pass, the two reads per index,
   `MIN_READ` and the corner merging.
@@ -228,6 +231,31 @@ def evaluate(
         print(f"  {cls:<6} mAP50 {m50:.3f}  mAP50-95 {m5095:.3f}  ({data.truths} boxes)")
 
 
+def reader_on_truth(scenes: Path, readers: dict[str, OnnxClassifier], n: int) -> None:
+    """Top-1 of each reader on crops of the visible indices' true boxes."""
+    crops: list[npt.NDArray[np.uint8]] = []
+    names: list[str] = []
+    for meta_path in sorted((scenes / "meta").glob("*.json"))[:n]:
+        meta = json.loads(meta_path.read_text())
+        image = cv2.imread(str(scenes / "images" / meta["image"]))
+        for card in meta["cards"]:
+            for index in card["indices"] if card["face_up"] else ():
+                if index["state"] == "visible":
+                    box = quad_box(index["quad"])
+                    crops.append(square_crop(image, tuple(box)))
+                    names.append(card["card"])
+    groups = [deck_group(name) for name in names]
+    print(f"reader alone on the {len(names)} visible indices' true boxes (top-1):")
+    for label, reader in readers.items():
+        read = [reader.names[int(p.argmax())] for p in reader(crops)]
+        hits = np.asarray([a == b for a, b in zip(read, names, strict=True)])
+        parts = [f"all {hits.mean():.3f}"]
+        for group in sorted(set(groups)):
+            mask = np.asarray([g == group for g in groups])
+            parts.append(f"{group} {hits[mask].mean():.3f} ({int(mask.sum())})")
+        print(f"  {label:<34} " + "  ".join(parts))
+
+
 def _yolo_labels(scenes: Path, image_name: str, shape: tuple[int, ...]) -> dict[str, Boxes]:
     h, w = shape[:2]
     out: dict[str, list[list[float]]] = {"card": [], "index": []}
@@ -317,11 +345,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--models", type=Path, default=Path("models"))
     parser.add_argument("--latency-runs", type=int, default=30)
     parser.add_argument("--zoom", type=float, default=1.0, help="small-card pass (scans: 2)")
+    parser.add_argument(
+        "--baseline-reader", type=Path, help="another reader .onnx to score beside the shipped one"
+    )
     args = parser.parse_args(argv)
     detector = OnnxDetector(args.models / "cards-detector.onnx")
     reader = OnnxClassifier(args.models / "cards-reader.onnx")
     scenes = ensure_data(args.data, args.n)
     evaluate(scenes, detector, reader, args.n, ZoomPass(zoom=args.zoom))
+    readers = {str(args.models / "cards-reader.onnx"): reader}
+    if args.baseline_reader:
+        readers[str(args.baseline_reader)] = OnnxClassifier(args.baseline_reader)
+    reader_on_truth(scenes, readers, args.n)
     evaluate_pipeline(scenes, args.models, args.n)
     latency(args.models, detector, reader, args.latency_runs)
 

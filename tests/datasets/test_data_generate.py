@@ -18,7 +18,7 @@ from shanghai.datasets.backgrounds import HELD_OUT_FAMILIES
 from shanghai.datasets.decks import code_looks
 from shanghai.datasets.generate import GenerateConfig, generate
 from shanghai.datasets.splits import choose_background, choose_looks
-from shanghai.engine.cards import CARD_CLASSES, DeckFamily
+from shanghai.engine.cards import CARD_CLASSES, Card, DeckFamily
 
 HELD_OUT_LOOKS = {look.name for look in code_looks() if look.held_out}
 
@@ -107,6 +107,19 @@ def test_crops_land_in_engine_class_folders(tmp_path: Path) -> None:
         assert cv2.imread(str(crop)).shape == (64, 64, 3)
 
 
+@pytest.mark.parametrize(("share", "family"), [(1.0, "rook"), (0.0, "standard")])
+def test_rook_share_picks_the_deck_family_of_every_table(
+    tmp_path: Path, share: float, family: str
+) -> None:
+    cfg = GenerateConfig(out=tmp_path, n=3, seed=4, kind="crops", split="train", rook_share=share)
+    generate(cfg, progress=False)
+    names = {p.parent.name for p in cfg.root.rglob("*.png")}
+    assert names
+    rook = {name for name in names if Card.parse(name).family is DeckFamily.ROOK}
+    assert rook == (names if family == "rook" else set())
+    assert json.loads((cfg.root / "manifest.json").read_text())["rook_share"] == share
+
+
 def test_tiles_are_square_windows_with_their_own_labels(tmp_path: Path) -> None:
     root = _run(tmp_path, "tiles", 2, seed=4, split="val")
     images = list((root / "val" / "images").glob("*.jpg"))
@@ -158,6 +171,7 @@ def test_cli_generate_and_preview(tmp_path: Path, capsys: pytest.CaptureFixture[
         ["data", "generate", "--out", "x", "--n", "0", "--seed", "1"],
         ["data", "generate", "--out", "x", "--n", "2", "--seed", "1", "--kind", "nope"],
         ["data", "generate", "--out", "x", "--n", "2", "--seed", "1", "--workers", "0"],
+        ["data", "generate", "--out", "x", "--n", "2", "--seed", "1", "--rook-share", "1.5"],
         ["data", "preview", "--out", "sheet.jpg", "--seed", "1"],
         ["data", "generate", "--out", "x", "--n", "2", "--seed", "1", "--cache", "/nonexistent"],
     ],

@@ -203,20 +203,27 @@ def test_checkpoints_keep_their_history_without_polars(
     assert BaseTrainer.read_results_csv(trainer) == {}
 
 
-def test_int8_export_keeps_the_head_in_float(shipped: Path) -> None:
-    """`train export --int8`: the backbone runs in int8, the decoding head in float (one
-    int8 scale for pixel boxes and 0..1 scores together would erase the scores)."""
-    import onnx
-
+@pytest.fixture(scope="module")
+def int8_export(shipped: Path) -> Path:
     models = shipped / "models"
     _run(
         "train", "export", "--detector", str(models / "cards-detector.pt"),
         "--reader", str(models / "cards-reader.pt"), "--to", str(shipped / "int8"),
         "--det-imgsz", "160", "--read-imgsz", "32",
         "--int8", "--calibrate", str(shipped / "data" / "tiles"),
+        "--calibrate-crops", str(shipped / "data" / "crops" / "train"),
         cwd=shipped,
     )  # fmt: skip
-    path = shipped / "int8" / "cards-detector.onnx"
+    return shipped / "int8"
+
+
+def test_int8_export_keeps_the_head_in_float(shipped: Path, int8_export: Path) -> None:
+    """`train export --int8`: the backbone runs in int8, the decoding head in float (one
+    int8 scale for pixel boxes and 0..1 scores together would erase the scores)."""
+    import onnx
+
+    models = shipped / "models"
+    path = int8_export / "cards-detector.onnx"
     nodes = onnx.load(str(path)).graph.node
     convs = [i for i, n in enumerate(nodes) if n.op_type == "Conv"]
     quantized = [i for i, n in enumerate(nodes) if n.op_type == "QuantizeLinear"]
@@ -235,3 +242,26 @@ def test_int8_export_keeps_the_head_in_float(shipped: Path) -> None:
     (b,) = int8.session.run(None, {int8.input_name: blob})
     assert a.shape == b.shape
     assert np.abs(a[0, :4] - b[0, :4]).mean() < 0.05 * 160  # boxes within a few pixels
+
+
+def test_int8_reader_keeps_its_head_in_float(shipped: Path, int8_export: Path) -> None:
+    """The int8 reader: convolutions quantized, the linear layer and softmax in float (the
+    read floor gates on those probabilities), same classes, probabilities close to float."""
+    import onnx
+
+    path = int8_export / "cards-reader.onnx"
+    nodes = onnx.load(str(path)).graph.node
+    convs = [n for n in nodes if n.op_type == "Conv"]
+    quantized = [n for n in nodes if n.op_type == "QuantizeLinear"]
+    assert len(quantized) > len(convs) // 2
+    producer = {out: n for n in nodes for out in n.output}
+    head = convs[-1].name.split("/")[1]  # ultralytics: /model.<layer>/...
+    (softmax,) = [n for n in nodes if n.op_type == "Softmax" and n.name == f"/{head}/Softmax"]
+    assert producer[softmax.input[0]].op_type == "Gemm"  # float logits, not dequantized ones
+    int8 = OnnxClassifier(path)
+    float32 = OnnxClassifier(shipped / "models" / "cards-reader.onnx")
+    assert int8.names == float32.names and int8.size == float32.size
+    crops = [cv2.imread(str(p)) for p in sorted((shipped / "data" / "crops").rglob("*.png"))[:16]]
+    a, b = float32(crops), int8(crops)
+    assert a.shape == b.shape and np.allclose(b.sum(axis=1), 1.0, atol=1e-4)
+    assert np.abs(a - b).max() < 0.1
