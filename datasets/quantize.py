@@ -84,15 +84,14 @@ def quantize_detector(model: Path, to: Path, images: Sequence[Path], *, imgsz: i
     return _quantize(model, to, _Calibration(blobs))
 
 
-def quantize_reader(model: Path, to: Path, crops: Sequence[Path], *, batch: int = 32) -> Path:
+def quantize_reader(model: Path, to: Path, crops: Sequence[Path]) -> Path:
     """Write an int8 copy of the float reader `model` to `to`, calibrated on index
-    `crops` preprocessed exactly as the runtime does; returns `to`."""
+    `crops` preprocessed exactly as the runtime does; returns `to`.
+
+    One crop per calibration step: the percentile calibrator stacks every step's
+    activations into one array, which fails on a shorter last batch."""
     reader = OnnxClassifier(model, threads=1)
-    chunks = [crops[start : start + batch] for start in range(0, len(crops), batch)]
-    blobs = (
-        {reader.input_name: np.stack([reader.preprocess(_read(path)) for path in chunk])}
-        for chunk in chunks
-    )
+    blobs = ({reader.input_name: reader.preprocess(_read(path))[None]} for path in crops)
     # Percentile calibration (clipping the rarest 0.001% of activations) scored best of
     # min-max, percentile and entropy on validation scenes' index crops, all within 0.6
     # points of the float reader (models/MODEL_CARD.md).
