@@ -121,17 +121,15 @@ def cmd_export(args: argparse.Namespace) -> int:
             raise UsageError(
                 f"{exc} (generate data or pass --calibrate / --calibrate-crops DIR)"
             ) from None
-    export_onnx(args.detector, imgsz=args.det_imgsz, dynamic=True, to=detector)
-    export_onnx(args.reader, imgsz=args.read_imgsz, dynamic=True, to=reader)
+    float_detector = detector.with_suffix(".float.onnx") if args.int8 else detector
+    float_reader = reader.with_suffix(".float.onnx") if args.int8 else reader
+    export_onnx(args.detector, imgsz=args.det_imgsz, dynamic=True, to=float_detector)
+    export_onnx(args.reader, imgsz=args.read_imgsz, dynamic=True, to=float_reader)
     if args.int8:
-        for path, quantize in (
-            (detector, lambda src: quantize_detector(src, detector, tiles, imgsz=args.det_imgsz)),
-            (reader, lambda src: quantize_reader(src, reader, crops)),
-        ):
-            float_copy = path.with_suffix(".float.onnx")
-            path.replace(float_copy)
-            quantize(float_copy)
-            float_copy.unlink()
+        quantize_detector(float_detector, detector, tiles, imgsz=args.det_imgsz)
+        quantize_reader(float_reader, reader, crops)
+        float_detector.unlink()
+        float_reader.unlink()
     kind = "int8" if args.int8 else "float"
     print(f"exported {DETECTOR_FILE}.onnx and {READER_FILE}.onnx ({kind}) to {to}")
     return 0
