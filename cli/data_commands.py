@@ -54,6 +54,12 @@ def register(sub: Any) -> None:
         help="share of tables dealt Rook decks (default 0.25; e.g. 1 for Rook-only crops)",
     )
     gen.add_argument(
+        "--extra-jokers",
+        type=int,
+        default=0,
+        help="jokers added to each standard deck (default 0; e.g. 8 for joker-heavy tiles)",
+    )
+    gen.add_argument(
         "--cache",
         type=Path,
         default=None,
@@ -103,6 +109,7 @@ def _generate(args: argparse.Namespace) -> int:
             tiles_per_scene=args.tiles_per_scene,
             crop_size=args.crop_size,
             rook_share=args.rook_share,
+            extra_jokers=args.extra_jokers,
         )
     except ValueError as exc:
         raise UsageError(str(exc)) from exc

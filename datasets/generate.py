@@ -72,6 +72,8 @@ class GenerateConfig:
     crop_size: int = CROP_SIZE
     rook_share: float = ROOK_SHARE
     """Share of tables dealt Rook decks; raised for a Rook-heavy batch of reader crops."""
+    extra_jokers: int = 0
+    """Jokers added to each standard deck beyond its own (a joker-heavy training batch)."""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -88,6 +90,8 @@ class GenerateConfig:
             raise ValueError("--crop-size must be between 16 and 512 pixels")
         if not 0.0 <= self.rook_share <= 1.0:
             raise ValueError("--rook-share must be between 0 and 1")
+        if not 0 <= self.extra_jokers <= 52:
+            raise ValueError("--extra-jokers must be between 0 and 52")
 
     @property
     def root(self) -> Path:
@@ -187,7 +191,9 @@ def make_item(cfg: GenerateConfig, index: int) -> ItemResult:
 
         rendered, truth = render_round_end(rng, split, looks)
         return _detect_item(cfg, stem, split, rendered, {"round": truth})
-    rendered = sample_scene(rng, split, looks, rook_share=cfg.rook_share)
+    rendered = sample_scene(
+        rng, split, looks, rook_share=cfg.rook_share, extra_jokers=cfg.extra_jokers
+    )
     if cfg.kind == "scenes":
         return _detect_item(cfg, stem, split, rendered)
     result = ItemResult(split=split)
@@ -241,6 +247,7 @@ def _manifest(cfg: GenerateConfig, summary: GenerateSummary) -> dict[str, Any]:
         "n": cfg.n,
         "split": cfg.split or "auto (80/10/10 by index)",
         "rook_share": cfg.rook_share,
+        "extra_jokers": cfg.extra_jokers,
         "classes": list(CLASS_NAMES) if cfg.kind in DETECT_KINDS else "engine CARD_CLASSES",
         "looks": [
             {

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from shanghai.engine.cards import Card
+from shanghai.engine.cards import JOKER, Card
 
 from .clutter import make_clutter
 from .faces import CARD_W_MM, FACE_H, FACE_W, DeckLook
@@ -99,14 +99,22 @@ class TableDecks:
 
     Each copy of a deck may have its own look (mixed decks happen at home); cards come
     out without replacement, so no card appears more often than the decks hold.
+    `extra_jokers` adds that many jokers to each copy of a look that has a joker: real
+    shoes hold about one joker per 100 cards, too few for the locator to learn the tall
+    "JOKER" index from, so joker-heavy training batches ask for more.
     """
 
-    def __init__(self, rng: Rng, looks: Sequence[DeckLook], copies: int) -> None:
+    def __init__(
+        self, rng: Rng, looks: Sequence[DeckLook], copies: int, *, extra_jokers: int = 0
+    ) -> None:
         self._rng = rng
         self.pool: list[tuple[Card, DeckLook]] = []
         for i in range(copies):
             look = looks[i % len(looks)]
-            self.pool += [(card, look) for card in look.cards()]
+            cards = look.cards()
+            self.pool += [(card, look) for card in cards]
+            if JOKER in cards:
+                self.pool += [(JOKER, look)] * extra_jokers
         order = rng.permutation(len(self.pool))
         self.pool = [self.pool[i] for i in order]
 

@@ -29,12 +29,13 @@ def sample_scene(
     size: tuple[int, int] | None = None,
     effects: bool = True,
     rook_share: float = ROOK_SHARE,
+    extra_jokers: int = 0,
 ) -> Rendered:
-    """Render one random table scene for `split`."""
+    """Render one random table scene for `split` (`extra_jokers`: see `TableDecks`)."""
     family = DeckFamily.ROOK if rng.random() < rook_share else DeckFamily.STANDARD
     table_looks = choose_looks(rng, split, family, looks)
     copies = int(rng.choice([1, 2, 3], p=[0.15, 0.5, 0.35]))
-    decks = TableDecks(rng, table_looks, max(copies, len(table_looks)))
+    decks = TableDecks(rng, table_looks, max(copies, len(table_looks)), extra_jokers=extra_jokers)
     layout = sample_layout(rng, decks)
     background = choose_background(rng, split)
     if size is None:

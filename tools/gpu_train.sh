@@ -20,7 +20,10 @@
 #
 # Settings (environment): MINUTES (training budget, default 5), TILE_SCENES (6000),
 # CROP_SCENES (6000), SEED (31), ROOK_SHARE (0.35: tables dealt Rook decks; the
-# generator's default is 0.25, raised while Rook indices lag, see models/MODEL_CARD.md), DET_INIT / READ_INIT (.pt to start from), DEVICE (0),
+# generator's default is 0.25, raised while Rook indices lag, see models/MODEL_CARD.md),
+# EXTRA_JOKERS (2: jokers added to each standard deck; a real shoe has about one joker
+# per 100 cards, too few to learn the joker index from), DET_INIT / READ_INIT (.pt to
+# start from), DEVICE (0),
 # PYTHON (python3), WHEELS (1: install .whl/; 0: use what PYTHON has).
 set -euo pipefail
 
@@ -48,6 +51,7 @@ TILE_SCENES=${TILE_SCENES:-6000}
 CROP_SCENES=${CROP_SCENES:-6000}
 SEED=${SEED:-31}
 ROOK_SHARE=${ROOK_SHARE:-0.35}
+EXTRA_JOKERS=${EXTRA_JOKERS:-2}
 DEVICE=${DEVICE:-0}
 PYTHON=${PYTHON:-python3}
 OUT=${OUT:-out/gpu}
@@ -75,10 +79,10 @@ workers=$(( $(nproc) / 2 ))
 [[ -f "$DATA/tiles/data.yaml" ]] || {
     log "generating $TILE_SCENES tile scenes and $CROP_SCENES crop scenes ($workers workers each)"
     shanghai data generate --out "$DATA" --kind tiles --n "$TILE_SCENES" --seed "$SEED" \
-        --rook-share "$ROOK_SHARE" --workers "$workers" --quiet > data/logs/gpu-tiles.log 2>&1 &
+        --rook-share "$ROOK_SHARE" --extra-jokers "$EXTRA_JOKERS" --workers "$workers" --quiet > data/logs/gpu-tiles.log 2>&1 &
     tiles=$!
     shanghai data generate --out "$DATA" --kind crops --n "$CROP_SCENES" --seed $((SEED + 1)) \
-        --rook-share "$ROOK_SHARE" --workers "$workers" --quiet > data/logs/gpu-crops.log 2>&1 || {
+        --rook-share "$ROOK_SHARE" --extra-jokers "$EXTRA_JOKERS" --workers "$workers" --quiet > data/logs/gpu-crops.log 2>&1 || {
         tail -5 data/logs/gpu-crops.log; exit 1; }
     wait "$tiles" || { tail -5 data/logs/gpu-tiles.log; exit 1; }
     tail -n 2 data/logs/gpu-tiles.log data/logs/gpu-crops.log | tee -a "$OUT/gpu-train.log"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +12,7 @@ from shanghai.datasets.decks import DEFAULT_CACHE, back_of, code_looks, face_of
 from shanghai.datasets.faces import FACE_H, FACE_W
 from shanghai.datasets.faces_svg import npm_looks
 from shanghai.datasets.layouts import TableDecks
-from shanghai.engine.cards import CARD_CLASSES, ROOK_CARDS, STANDARD_CARDS, DeckFamily
+from shanghai.engine.cards import CARD_CLASSES, JOKER, ROOK_CARDS, STANDARD_CARDS, DeckFamily
 
 
 def _ink_share(rgba: np.ndarray, box: tuple[float, float, float, float]) -> float:
@@ -63,6 +64,23 @@ def test_table_decks_hold_every_card_of_each_copy() -> None:
     drawn = [str(card) for card, _ in decks.draw(500)]
     assert len(drawn) == 2 * len(look.cards())
     assert all(drawn.count(str(card)) == 2 for card in look.cards())
+
+
+def test_extra_jokers_go_only_to_decks_that_have_a_joker() -> None:
+    standard = next(look for look in code_looks() if look.family is DeckFamily.STANDARD)
+    rook = next(look for look in code_looks() if look.family is DeckFamily.ROOK)
+    decks = TableDecks(np.random.default_rng(0), [standard, rook], copies=2, extra_jokers=5)
+    drawn = Counter((str(card), look.name) for card, look in decks.draw(1000))
+    assert drawn[(str(JOKER), standard.name)] == 1 + 5
+    assert not any(card == str(JOKER) for card, name in drawn if name == rook.name)
+    assert sum(drawn.values()) == len(standard.cards()) + len(rook.cards()) + 5
+
+
+def test_no_extra_jokers_keeps_the_shuffle_of_a_seed() -> None:
+    look = code_looks()[0]
+    plain = TableDecks(np.random.default_rng(3), [look], copies=2)
+    explicit = TableDecks(np.random.default_rng(3), [look], copies=2, extra_jokers=0)
+    assert plain.draw(200) == explicit.draw(200)
 
 
 @pytest.mark.skipif(not (DEFAULT_CACHE / "npm").is_dir(), reason="npm decks not fetched")

@@ -18,7 +18,7 @@ from shanghai.datasets.backgrounds import HELD_OUT_FAMILIES
 from shanghai.datasets.decks import code_looks
 from shanghai.datasets.generate import GenerateConfig, generate
 from shanghai.datasets.splits import choose_background, choose_looks
-from shanghai.engine.cards import CARD_CLASSES, Card, DeckFamily
+from shanghai.engine.cards import CARD_CLASSES, JOKER, Card, DeckFamily
 
 HELD_OUT_LOOKS = {look.name for look in code_looks() if look.held_out}
 
@@ -120,6 +120,25 @@ def test_rook_share_picks_the_deck_family_of_every_table(
     assert json.loads((cfg.root / "manifest.json").read_text())["rook_share"] == share
 
 
+def test_extra_jokers_make_joker_crops_common(tmp_path: Path) -> None:
+    def joker_share(extra: int) -> float:
+        cfg = GenerateConfig(
+            out=tmp_path / str(extra),
+            n=4,
+            seed=6,
+            kind="crops",
+            split="train",
+            rook_share=0.0,
+            extra_jokers=extra,
+        )
+        generate(cfg, progress=False)
+        names = [p.parent.name for p in cfg.root.rglob("*.png")]
+        assert json.loads((cfg.root / "manifest.json").read_text())["extra_jokers"] == extra
+        return names.count(str(JOKER)) / len(names)
+
+    assert joker_share(12) > 0.08 > joker_share(0)
+
+
 def test_tiles_are_square_windows_with_their_own_labels(tmp_path: Path) -> None:
     root = _run(tmp_path, "tiles", 2, seed=4, split="val")
     images = list((root / "val" / "images").glob("*.jpg"))
@@ -172,6 +191,7 @@ def test_cli_generate_and_preview(tmp_path: Path, capsys: pytest.CaptureFixture[
         ["data", "generate", "--out", "x", "--n", "2", "--seed", "1", "--kind", "nope"],
         ["data", "generate", "--out", "x", "--n", "2", "--seed", "1", "--workers", "0"],
         ["data", "generate", "--out", "x", "--n", "2", "--seed", "1", "--rook-share", "1.5"],
+        ["data", "generate", "--out", "x", "--n", "2", "--seed", "1", "--extra-jokers", "-1"],
         ["data", "preview", "--out", "sheet.jpg", "--seed", "1"],
         ["data", "generate", "--out", "x", "--n", "2", "--seed", "1", "--cache", "/nonexistent"],
     ],
