@@ -59,7 +59,8 @@ def _zones(args: argparse.Namespace) -> ZoneConfig | None:
 def _pipeline(
     args: argparse.Namespace, rules: Rules | None, *, role: str = "auto", video: bool = False
 ) -> CardPipeline:
-    """`video`: one read per index (no half-turned second read), as every frame counts."""
+    """`video`: one read per index (no half-turned second read), as every frame counts,
+    and reads of indices that lie still carried from frame to frame (`ReadCache`)."""
     if args.zoom < 1:
         raise UsageError("--zoom must be >= 1 (1 turns the small-card pass off)")
     try:
@@ -71,6 +72,7 @@ def _pipeline(
             role=role,
             zoom=args.zoom,
             turned=not video,
+            cache_reads=video,
         )
     except ModelMissingError as exc:
         raise UsageError(str(exc)) from None
@@ -247,6 +249,14 @@ def cmd_watch(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if count == 0:
         raise UsageError(f"{args.source}: no frames")
+    cache = pipeline.models.read_cache
+    if cache is not None and cache.hits + cache.misses:
+        total = cache.hits + cache.misses
+        print(
+            f"shanghai: {count} frames; {cache.hits} of {total} index reads served from "
+            "the still-card cache",
+            file=sys.stderr,
+        )
     return EXIT_OK
 
 

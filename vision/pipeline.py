@@ -18,8 +18,9 @@ import numpy.typing as npt
 
 from shanghai.engine.variants import Rules
 
-from .crops import CROP_SIZE, square_crop
+from .crops import square_crop
 from .onnx_models import OnnxClassifier, OnnxDetector
+from .read_cache import ReadCache
 from .readings import IndexReadings, restrict_probabilities
 from .reconstruct import Reconstructor
 from .snapshot import TableSnapshot
@@ -85,6 +86,7 @@ class CardModels:
         zoom: ZoomPass | None = None,
         min_read: float = MIN_READ,
         turned: bool = True,
+        read_cache: ReadCache | None = None,
     ) -> None:
         detector_path, reader_path = model_paths(models_dir)
         for path in (detector_path, reader_path):
@@ -98,6 +100,8 @@ class CardModels:
         self.zoom = zoom or ZoomPass(zoom=1.0)
         self.min_read = min_read
         self.turned = turned
+        self.read_cache = read_cache
+        """Reads carried between the frames of one live video (`read_cache.ReadCache`)."""
         self.name = f"{detector_path.name} + {reader_path.name}"
 
     def locate(
@@ -136,11 +140,20 @@ class CardModels:
         index_xyxy, index_conf, card_xyxy = self.locate(frame)
         if len(index_xyxy) == 0:
             return IndexReadings.empty(), card_xyxy
-        crops = [
-            square_crop(frame, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), size=CROP_SIZE)
-            for b in index_xyxy
-        ]
-        probabilities = restrict_probabilities(self.classify(crops), self.reader.names, rules)
+
+        def classify_rows(rows: list[int]) -> npt.NDArray[np.float32]:
+            return self.classify(
+                [
+                    square_crop(frame, (float(b[0]), float(b[1]), float(b[2]), float(b[3])))
+                    for b in index_xyxy[rows]
+                ]
+            )
+
+        if self.read_cache is not None:
+            raw = self.read_cache.read(frame, index_xyxy, classify_rows)
+        else:
+            raw = classify_rows(list(range(len(index_xyxy))))
+        probabilities = restrict_probabilities(raw, self.reader.names, rules)
         return self.name_indices(index_xyxy, index_conf, probabilities), card_xyxy
 
     def name_indices(
@@ -181,18 +194,21 @@ class CardPipeline:
         zoom: float = 2.0,
         min_read: float = MIN_READ,
         turned: bool = True,
+        cache_reads: bool = False,
     ) -> CardPipeline:
         """`zoom`: the small-card second pass for still photos (`zoom.ZoomPass`, and with
         it the half-size pass for large cards, `SHRINK`); 1 for live video, where each
         frame must stay one locator pass. `turned`: read each
         index twice (`CardModels.classify`); off for live video too. `min_read`: see
-        `MIN_READ`."""
+        `MIN_READ`. `cache_reads`: carry reads of still indices from frame to frame
+        (`read_cache.ReadCache`), for one live video stream only."""
         models = CardModels(
             models_dir,
             threads=threads,
             zoom=ZoomPass(zoom=zoom, shrink=SHRINK if zoom > 1 else 1.0),
             min_read=min_read,
             turned=turned,
+            read_cache=ReadCache() if cache_reads else None,
         )
         return cls(models, Reconstructor(rules, players, zones, role))
 

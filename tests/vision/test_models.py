@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import cv2
+import numpy as np
 import pytest
 
 from fake_camera import card_frames
@@ -99,6 +100,23 @@ def test_models_on_a_fake_camera_frame(pipeline: CardPipeline) -> None:
     cards = ["As", "10d", "Qh", "3c"]
     frame = card_frames(cards, frames=1)[0]
     assert sorted(str(c.card) for c in pipeline(frame).cards) == sorted(cards)
+
+
+def test_a_live_pipeline_serves_still_cards_and_reads_a_card_laid_in_place() -> None:
+    """`cache_reads` (what `watch` uses): on a still camera's next frame the cards come
+    back from the cache, and a card put where another lay is read, not remembered."""
+    live = CardPipeline.load(zoom=1.0, turned=False, cache_reads=True)
+    cache = live.models.read_cache
+    assert cache is not None
+    cards = ["As", "10d", "Qh", "3c"]
+    frame = card_frames(cards, frames=1)[0]
+    rng = np.random.default_rng(0)
+    still = np.clip(frame * 1.04 + rng.normal(0, 3, frame.shape), 0, 255).astype(np.uint8)
+    laid = card_frames([*cards[:3], "3s"], frames=1)[0]
+    assert sorted(str(c.card) for c in live(frame).cards) == sorted(cards)
+    assert sorted(str(c.card) for c in live(still).cards) == sorted(cards)
+    assert cache.hits >= len(cards)  # at least one index of each card served
+    assert sorted(str(c.card) for c in live(laid).cards) == sorted([*cards[:3], "3s"])
 
 
 def test_scan_command_with_the_model(

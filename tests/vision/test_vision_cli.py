@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import cv2
@@ -15,6 +16,7 @@ import pytest
 from shanghai.cli import vision_commands
 from shanghai.cli.main import main
 from shanghai.vision.pipeline import CardPipeline
+from shanghai.vision.read_cache import ReadCache
 from shanghai.vision.reconstruct import Reconstructor
 from shanghai.vision.snapshot import TableSnapshot
 
@@ -22,17 +24,18 @@ from shanghai.vision.snapshot import TableSnapshot
 class _FakePipeline:
     """Stands in for `CardPipeline`: every frame shows the same hand-placed table."""
 
-    def __init__(self, table: Any, reconstructor: Reconstructor) -> None:
+    def __init__(self, table: Any, reconstructor: Reconstructor, cache_reads: bool) -> None:
         self.table = table
         self.reconstructor = reconstructor
+        self.models = SimpleNamespace(read_cache=ReadCache() if cache_reads else None)
 
     def __call__(self, frame: np.ndarray) -> TableSnapshot:
         readings, boxes = self.table.measure()
         return self.reconstructor(readings, boxes, frame.shape[1], frame.shape[0])
 
 
-ZOOMS: list[tuple[float, bool]] = []
-"""The `zoom` and `turned` each fake pipeline was loaded with."""
+ZOOMS: list[tuple[float, bool, bool]] = []
+"""The `zoom`, `turned` and `cache_reads` each fake pipeline was loaded with."""
 
 
 @pytest.fixture
@@ -51,9 +54,10 @@ def fake_models(monkeypatch: pytest.MonkeyPatch, mini_table: Any) -> None:
         threads: Any = None,
         zoom: float = 2.0,
         turned: bool = True,
+        cache_reads: bool = False,
     ) -> Any:
-        ZOOMS.append((zoom, turned))
-        return _FakePipeline(table, Reconstructor(rules, players, zones, role))
+        ZOOMS.append((zoom, turned, cache_reads))
+        return _FakePipeline(table, Reconstructor(rules, players, zones, role), cache_reads)
 
     monkeypatch.setattr(CardPipeline, "load", staticmethod(load))
 
@@ -172,7 +176,7 @@ def test_photo_passes_are_on_for_photos_off_for_video_and_checked(
     writer.write(np.zeros((48, 64, 3), np.uint8))
     writer.release()
     assert main(["watch", str(video), "--json"]) == 0
-    assert ZOOMS == [(2.0, True), (1.0, True), (1.0, False)]
+    assert ZOOMS == [(2.0, True, False), (1.0, True, False), (1.0, False, True)]
     capsys.readouterr()
     assert main(["scan", str(photo), "--zoom", "0.5"]) == 2
     assert "--zoom must be >= 1" in capsys.readouterr().err
