@@ -23,7 +23,8 @@
 # generator's default is 0.25, raised while Rook indices lag, see models/MODEL_CARD.md),
 # EXTRA_JOKERS (2: jokers added to each standard deck; a real shoe has about one joker
 # per 100 cards, too few to learn the joker index from), DET_INIT / READ_INIT (.pt to
-# start from), DEVICE (0),
+# start from), DET_WIDTH (unset: the shipped locator's 0.125; e.g. 0.25 trains a wider
+# locator from scratch, or from DET_INIT of that width), DEVICE (0),
 # PYTHON (python3), WHEELS (1: install .whl/; 0: use what PYTHON has).
 set -euo pipefail
 
@@ -89,9 +90,13 @@ workers=$(( $(nproc) / 2 ))
 }
 
 # Start from this machine's last run if it is still here, else the given or shipped weights.
-first() { for f in "$@"; do [[ -f "$f" ]] && { echo "$f"; return; }; done; }
-det_init=$(first "$RUNS/detector/weights/best.pt" "${DET_INIT:-}" models/cards-detector.pt \
-    models/candidate/cards-detector.pt)
+first() { for f in "$@"; do [[ -f "$f" ]] && { echo "$f"; return; }; done; return 0; }
+if [[ -n "${DET_WIDTH:-}" ]]; then  # another width: the shipped weights do not fit it
+    det_init=$(first "$RUNS/detector/weights/best.pt" "${DET_INIT:-}")
+else
+    det_init=$(first "$RUNS/detector/weights/best.pt" "${DET_INIT:-}" models/cards-detector.pt \
+        models/candidate/cards-detector.pt)
+fi
 read_init=$(first "$RUNS/reader/weights/best.pt" "${READ_INIT:-}" models/cards-reader.pt \
     models/candidate/cards-reader.pt)
 if [[ -d "$RUNS" ]]; then  # continue from a copy: a new run would overwrite best.pt
@@ -103,6 +108,7 @@ hours=$("$PYTHON" -c "print($MINUTES / 60)")
 log "training both for $MINUTES min: detector from ${det_init:-scratch}, reader from ${read_init:-scratch}"
 shanghai train detector --data "$DATA" --runs "$RUNS" --device "$DEVICE" --workers "$workers" \
     --det-batch 64 --det-epochs 60 --hours "$hours" ${det_init:+--det-init "$det_init"} \
+    ${DET_WIDTH:+--det-width "$DET_WIDTH"} \
     > "$OUT/detector.log" 2>&1 &
 detector=$!
 shanghai train reader --data "$DATA" --runs "$RUNS" --device "$DEVICE" --workers "$workers" \
