@@ -178,6 +178,42 @@ def _common_args(config: TrainConfig) -> dict[str, Any]:
     }
 
 
+def _detector_args(config: DetectorConfig) -> dict[str, Any]:
+    """ultralytics `train` arguments of the locator; `config.extra` overrides any."""
+    return {
+        "data": str(config.data.resolve()),
+        "mosaic": 0.5,
+        "degrees": 0.0,
+        "fliplr": 0.0,
+        "close_mosaic": 2,
+        **_common_args(config),
+        **config.extra,
+    }
+
+
+def _reader_args(config: ReaderConfig) -> dict[str, Any]:
+    """ultralytics `train` arguments of the reader; `config.extra` overrides any (e.g. a
+    lower `lr0` to fine-tune a trained reader)."""
+    return {
+        "data": str(config.data.resolve()),
+        # ultralytics' "auto" optimizer would pick lr = 0.002 * 5 / (4 + classes),
+        # 9e-5 for 110 classes: far too slow from scratch (2% top-1 after 2 epochs).
+        "optimizer": "AdamW",
+        "lr0": 0.003,
+        # Random-resized crops keep >= 90% of the area: a smaller crop can cut the
+        # rank or the suit out of the index.
+        "scale": 0.1,
+        "fliplr": 0.0,
+        "hsv_h": 0.0,
+        "hsv_s": 0.2,
+        "hsv_v": 0.3,
+        "erasing": 0.1,
+        "auto_augment": None,
+        **_common_args(config),
+        **config.extra,
+    }
+
+
 def train_detector(config: DetectorConfig, *, resume: bool = False) -> Path:
     """Train (or resume) the locator; returns the path of `best.pt`."""
     if not config.data.is_file():
@@ -189,15 +225,7 @@ def train_detector(config: DetectorConfig, *, resume: bool = False) -> Path:
     if resuming:
         model.train(resume=True)
     else:
-        model.train(
-            data=str(config.data.resolve()),
-            mosaic=0.5,
-            degrees=0.0,
-            fliplr=0.0,
-            close_mosaic=2,
-            **_common_args(config),
-            **config.extra,
-        )
+        model.train(**_detector_args(config))
     _write_log(run, "detector", config, started)
     return run / "weights" / "best.pt"
 
@@ -219,24 +247,7 @@ def train_reader(config: ReaderConfig, *, resume: bool = False) -> Path:
     if resuming:
         model.train(resume=True)
     else:
-        model.train(
-            data=str(config.data.resolve()),
-            # ultralytics' "auto" optimizer would pick lr = 0.002 * 5 / (4 + classes),
-            # 9e-5 for 110 classes: far too slow from scratch (2% top-1 after 2 epochs).
-            optimizer="AdamW",
-            lr0=0.003,
-            # Random-resized crops keep >= 90% of the area: a smaller crop can cut the
-            # rank or the suit out of the index.
-            scale=0.1,
-            fliplr=0.0,
-            hsv_h=0.0,
-            hsv_s=0.2,
-            hsv_v=0.3,
-            erasing=0.1,
-            auto_augment=None,
-            **_common_args(config),
-            **config.extra,
-        )
+        model.train(**_reader_args(config))
     _write_log(run, "reader", config, started)
     return run / "weights" / "best.pt"
 
