@@ -59,8 +59,9 @@ def _zones(args: argparse.Namespace) -> ZoneConfig | None:
 def _pipeline(
     args: argparse.Namespace, rules: Rules | None, *, role: str = "auto", video: bool = False
 ) -> CardPipeline:
-    """`video`: one read per index (no half-turned second read), as every frame counts,
-    and reads of indices that lie still carried from frame to frame (`ReadCache`)."""
+    """`video`: one read per index (no half-turned second read), as every frame counts;
+    with `--cache-reads`, sure reads of indices that lie still are carried from frame to
+    frame (`ReadCache`)."""
     if args.zoom < 1:
         raise UsageError("--zoom must be >= 1 (1 turns the small-card pass off)")
     try:
@@ -72,7 +73,7 @@ def _pipeline(
             role=role,
             zoom=args.zoom,
             turned=not video,
-            cache_reads=video,
+            cache_reads=video and getattr(args, "cache_reads", False),
         )
     except ModelMissingError as exc:
         raise UsageError(str(exc)) from None
@@ -122,6 +123,12 @@ def register(sub: Any) -> None:
     p.add_argument("--hold", type=float, default=1.0, help="seconds a state must hold (1.0)")
     p.add_argument("--show", action="store_true", help="open a window with overlays")
     p.add_argument("--max-frames", type=int, help="stop after this many frames")
+    p.add_argument(
+        "--cache-reads",
+        action="store_true",
+        help="still camera: reuse sure reads of indices that did not change (faster, "
+        "see docs/vision.md)",
+    )
     _add_zoom(p, 1.0, "small cards: a second locator pass per frame at this upscale (1 = off)")
     p.set_defaults(func=cmd_watch)
 

@@ -176,7 +176,13 @@ def test_photo_passes_are_on_for_photos_off_for_video_and_checked(
     writer.write(np.zeros((48, 64, 3), np.uint8))
     writer.release()
     assert main(["watch", str(video), "--json"]) == 0
-    assert ZOOMS == [(2.0, True, False), (1.0, True, False), (1.0, False, True)]
+    assert main(["watch", str(video), "--json", "--cache-reads"]) == 0
+    assert ZOOMS == [
+        (2.0, True, False),
+        (1.0, True, False),
+        (1.0, False, False),
+        (1.0, False, True),
+    ]
     capsys.readouterr()
     assert main(["scan", str(photo), "--zoom", "0.5"]) == 2
     assert "--zoom must be >= 1" in capsys.readouterr().err
