@@ -1,13 +1,17 @@
-"""`shanghai scan | watch`: the cards in images and live video.
+"""`shanghai scan | watch`, and `score` / `check` of photos: the cards in images and
+live video.
 
-    shanghai scan IMAGE... [--variant V] [--players N] [--seats N | --zones FILE] [--json]
-                  [--annotate DIR]
+    shanghai scan IMAGE... [--variant V] [--players N] [--photo hand|lay-down|table]
+                  [--seats N | --zones FILE] [--json] [--annotate DIR]
     shanghai watch SOURCE [--variant V] [--players N] [--seats N | --zones FILE]
                   [--hold SECONDS] [--show] [--json]
 
-The models load once for all the images. Unreadable files, a missing model, a camera
-that cannot be opened: one line on stderr, exit 2. `score` and `check` (engine
-commands) come here when they are given an image instead of card text.
+The models load once for all the images. Every photo goes through the scan contract
+(`vision.scan.PhotoScanner`), as the server's scans do, so a photo gives the same cards
+here and on the page. A missing model, a camera that cannot be opened: one line on
+stderr, exit 2; an unreadable image: one line on stderr, the other images go on, exit 2.
+`score` and `check` (engine commands) come here when they are given photos instead of
+card text: one result per photo (with `--json`, one object a line).
 """
 
 from __future__ import annotations
@@ -16,20 +20,32 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from shanghai.engine.scoring import score_hand
 from shanghai.engine.variants import Rules
 from shanghai.vision.pipeline import CardPipeline, ModelMissingError
+from shanghai.vision.scan import PhotoKind, PhotoScanner, ScanInputError
 from shanghai.vision.snapshot import TableSnapshot
 from shanghai.vision.sources import SourceError, is_image_path, read_image, timed_frames
 from shanghai.vision.zones import ZoneConfig
 
 from .errors import UsageError
+from .rules_options import print_report, report_json, resolve_rules
 
-__all__ = ["image_snapshot", "looks_like_image", "register", "snapshot_json"]
+__all__ = [
+    "check_photos",
+    "looks_like_image",
+    "photo_scanner",
+    "register",
+    "score_photos",
+    "snapshot_json",
+]
 
 EXIT_OK = 0
+EXIT_INVALID = 1
 EXIT_BAD_INPUT = 2
 
 
@@ -41,8 +57,6 @@ def looks_like_image(text: str) -> bool:
 def _rules(args: argparse.Namespace) -> Rules | None:
     if not getattr(args, "variant", None):
         return None
-    from .engine_commands import resolve_rules
-
     return resolve_rules(args.variant, getattr(args, "players", None))
 
 
@@ -79,19 +93,115 @@ def _pipeline(
         raise UsageError(str(exc)) from None
 
 
-def image_snapshot(
-    path: str, rules: Rules, *, role: str, models: str | None = None
-) -> TableSnapshot:
-    """One image through the pipeline as one player's area (`score`, `check`)."""
+def photo_scanner(models: str | Path | None = None, *, zoom: float = 2.0) -> PhotoScanner:
+    """The scan contract's scanner for still photos; a missing model is a usage error."""
+    if zoom < 1:
+        raise UsageError("--zoom must be >= 1 (1 turns the small-card pass off)")
     try:
-        pipeline = CardPipeline.load(models, rules=rules, role=role)
+        return PhotoScanner.load(models, zoom=zoom)
     except ModelMissingError as exc:
         raise UsageError(str(exc)) from None
-    try:
-        frame = read_image(path)
-    except SourceError as exc:
-        raise UsageError(str(exc)) from None
-    return pipeline(frame)
+
+
+def scanned(
+    paths: list[str],
+    scanner: PhotoScanner,
+    *,
+    rules: Rules | None,
+    kind: PhotoKind,
+    seats: int = 1,
+    zones: ZoneConfig | None = None,
+) -> Iterator[tuple[str, TableSnapshot | None]]:
+    """Each photo's scan, or None after printing why it could not be read (one line
+    on stderr): one bad file among many stops nothing."""
+    for path in paths:
+        try:
+            frame = read_image(path)
+            yield path, scanner.scan(frame, rules=rules, kind=kind, seats=seats, zones=zones)
+        except (SourceError, ScanInputError) as exc:
+            message = str(exc) if str(exc).startswith(path) else f"{path}: {exc}"
+            print(f"shanghai: error: {message}", file=sys.stderr)
+            yield path, None
+
+
+def _card_list(snapshot: TableSnapshot, positions: tuple[int, ...]) -> str:
+    """Card names, an unsure read marked with '?'."""
+    return " ".join(
+        f"{snapshot.cards[i].card}{'' if snapshot.cards[i].sure else '?'}" for i in positions
+    )
+
+
+def _print_warnings(snapshot: TableSnapshot) -> None:
+    for warning in snapshot.warnings:
+        print(f"  warning: {warning.message}")
+
+
+def score_photos(paths: list[str], rules: Rules, args: argparse.Namespace) -> int:
+    """`shanghai score PHOTO...`: each photo is one player's hand; its points."""
+    scanner = photo_scanner(getattr(args, "models", None))
+    status = EXIT_OK
+    for path, snapshot in scanned(paths, scanner, rules=rules, kind=PhotoKind.HAND):
+        if snapshot is None:
+            status = EXIT_BAD_INPUT
+            continue
+        seat = snapshot.seats[0]
+        hand = score_hand(snapshot.hand_cards(seat), rules)
+        if args.json:
+            data = snapshot.to_json()
+            print(
+                json.dumps(
+                    {
+                        "image": path,
+                        "points": hand.points,
+                        "variant": rules.variant.name,
+                        "hand": [str(c) for c in hand.cards],
+                        "per_card": list(hand.per_card),
+                        "cards": data["cards"],
+                        "unread": data["unread"],
+                        "warnings": data["warnings"],
+                    }
+                ),
+                flush=True,
+            )
+            continue
+        cards = _card_list(snapshot, seat.hand)
+        print(f"{path}: {hand.points} points" + (f" ({cards})" if cards else ""))
+        _print_warnings(snapshot)
+    return status
+
+
+def check_photos(paths: list[str], rules: Rules, number: int, args: argparse.Namespace) -> int:
+    """`shanghai check PHOTO...`: each photo is one player's lay-down; its verdict. Exit
+    1 when a lay-down is not legal, 2 when a photo could not be read."""
+    scanner = photo_scanner(getattr(args, "models", None))
+    status = EXIT_OK
+    for path, snapshot in scanned(paths, scanner, rules=rules, kind=PhotoKind.LAY_DOWN):
+        if snapshot is None:
+            status = EXIT_BAD_INPUT
+            continue
+        report = snapshot.lay_down(snapshot.seats[0], number)
+        if not report.valid and status == EXIT_OK:
+            status = EXIT_INVALID
+        if args.json:
+            data = snapshot.to_json()
+            print(
+                json.dumps(
+                    {
+                        "image": path,
+                        **report_json(report, rules, True),
+                        "loose": data["loose"],
+                        "cards": data["cards"],
+                        "unread": data["unread"],
+                        "warnings": data["warnings"],
+                    }
+                ),
+                flush=True,
+            )
+            continue
+        print(f"{path}:")
+        print_report(report, rules)
+        _print_warnings(snapshot)
+    return status
 
 
 def _add_table_options(p: argparse.ArgumentParser) -> None:
@@ -114,6 +224,13 @@ def register(sub: Any) -> None:
     p.add_argument("images", nargs="+", help="image files (JPEG, PNG, WebP, BMP, TIFF)")
     _add_table_options(p)
     p.add_argument("--annotate", type=Path, help="write each image with overlays into DIR")
+    p.add_argument(
+        "--photo",
+        choices=[k.value for k in PhotoKind],
+        default=PhotoKind.TABLE.value,
+        help="what the photos show: one player's hand, a lay-down, or the table (default; "
+        "one player's area, or --seats N around the table)",
+    )
     _add_zoom(p, 2.0, "small cards: a second locator pass at this upscale (2; 1 = off)")
     p.set_defaults(func=cmd_scan)
 
@@ -152,9 +269,12 @@ def snapshot_json(snapshot: TableSnapshot) -> dict[str, Any]:
             hand["points"] = seat["points"]
         hands.append(hand)
     return {
+        "kind": data["kind"],
         "cards": data["cards"],
         "melds": melds,
         "hands": hands,
+        "loose": data["loose"],
+        "unread": data["unread"],
         "warnings": data["warnings"],
         "variant": data["variant"],
         "width": data["width"],
@@ -181,13 +301,19 @@ def _print_snapshot(label: str, snapshot: TableSnapshot) -> None:
             continue
         points = f" ({hand['points']} points)" if hand.get("points") is not None else ""
         print(f"  seat {hand['seat']} hand: {' '.join(hand['cards'])}{points}")
-    for warning in data["warnings"]:
-        print(f"  warning: {warning}")
+    if data["loose"]:
+        print(f"  not part of a meld: {' '.join(data['loose'])}")
+    _print_warnings(snapshot)
 
 
 def cmd_scan(args: argparse.Namespace) -> int:
     rules = _rules(args)
-    pipeline = _pipeline(args, rules)
+    kind = PhotoKind(args.photo)
+    seats = args.seats or 1
+    zones = _zones(args)
+    if kind is not PhotoKind.TABLE and (seats != 1 or zones is not None):
+        raise UsageError("--seats and --zones go with --photo table")
+    scanner = photo_scanner(args.models, zoom=args.zoom)
     overlay = None
     if args.annotate is not None:
         from shanghai.vision.overlay import SnapshotOverlay
@@ -195,14 +321,12 @@ def cmd_scan(args: argparse.Namespace) -> int:
         args.annotate.mkdir(parents=True, exist_ok=True)
         overlay = SnapshotOverlay()
     status = EXIT_OK
-    for path in args.images:
-        try:
-            frame = read_image(path)
-        except SourceError as exc:
-            print(f"shanghai: error: {exc}", file=sys.stderr)
+    for path, snapshot in scanned(
+        args.images, scanner, rules=rules, kind=kind, seats=seats, zones=zones
+    ):
+        if snapshot is None:
             status = EXIT_BAD_INPUT
             continue
-        snapshot = pipeline(frame)
         if args.json:
             print(json.dumps({"image": path, **snapshot_json(snapshot)}), flush=True)
         else:
@@ -211,7 +335,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
             import cv2
 
             out = args.annotate / f"{Path(path).stem}.jpg"
-            cv2.imwrite(str(out), overlay.annotate(frame, snapshot))
+            cv2.imwrite(str(out), overlay.annotate(read_image(path), snapshot))
     return status
 
 

@@ -18,10 +18,12 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from shanghai.vision.scan import ScanInputError
 from shanghai.vision.smoothing import Observation, SmoothedState, TableTracker
+from shanghai.vision.snapshot import PhotoKind, TableSnapshot
 
 from .annotate import draw_cards, encode_jpeg
-from .scanning import CardScanner, ScannerUnavailableError, ScanResult
+from .scanning import CardScanner, ScannerUnavailableError
 from .schemas import CameraStatus, LiveUpdate
 from .views import detected_public
 
@@ -33,21 +35,21 @@ def new_tracker(hold_seconds: float) -> TableTracker:
     return TableTracker(hold_seconds=hold_seconds)
 
 
-def observe(tracker: TableTracker, result: ScanResult, timestamp: float) -> SmoothedState:
+def observe(tracker: TableTracker, result: TableSnapshot, timestamp: float) -> SmoothedState:
     """Feed one frame's cards (names, confidences and boxes) to the tracker."""
-    observations = [Observation(c.card, c.confidence, c.xyxy) for c in result.cards]
+    observations = [Observation(str(c.card), c.confidence, c.xyxy) for c in result.cards]
     return tracker.update(observations, timestamp)
 
 
 def live_update(
-    frame: int, width: int, height: int, result: ScanResult, state: SmoothedState
+    frame: int, width: int, height: int, result: TableSnapshot, state: SmoothedState
 ) -> LiveUpdate:
     return LiveUpdate(
         frame=frame,
         width=width,
         height=height,
         cards=detected_public(result.cards),
-        melds=[list(m) for m in result.melds],
+        melds=[list(m) for seat in result.seats for m in seat.melds],
         stable_cards=state.names,
         stability=round(state.stability, 3),
         stable=state.stable,
@@ -132,12 +134,14 @@ class CameraFeed:
 
     def _process(self, frame: npt.NDArray[np.uint8]) -> None:
         self.frames += 1
-        result = ScanResult(cards=())
+        result = TableSnapshot(frame.shape[1], frame.shape[0], (), ())
         if self.recognition is None:
             try:
-                result = self.scanner.scan(frame)
+                result = self.scanner.scan(frame, kind=PhotoKind.TABLE)
             except ScannerUnavailableError as exc:
                 self.recognition = str(exc)
+            except ScanInputError as exc:
+                self.error = str(exc)
         state = observe(self.tracker, result, time.monotonic())
         jpeg = encode_jpeg(draw_cards(frame, result.cards))
         update = live_update(self.frames, frame.shape[1], frame.shape[0], result, state)

@@ -97,6 +97,10 @@ class Scan(Base):
     width: Mapped[int] = mapped_column(Integer, nullable=False)
     height: Mapped[int] = mapped_column(Integer, nullable=False)
     detections: Mapped[list[dict[str, Any]]] = mapped_column(JSON, nullable=False)
+    warnings: Mapped[list[dict[str, Any]]] = mapped_column(
+        JSON, nullable=False, default=list, server_default="[]"
+    )
+    """The scan's warnings (`ScanWarning.to_json()`): what to check before it counts."""
     annotated_jpeg: Mapped[bytes] = mapped_column(LargeBinary, nullable=False)
     scanner: Mapped[str] = mapped_column(String(200), nullable=False)
     created_at: Mapped[dt.datetime] = _now()

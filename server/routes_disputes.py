@@ -3,19 +3,19 @@ text ('|' between melds, as on the table) or from a photo of the lay-down."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Annotated
 
 from fastapi import APIRouter, File, UploadFile
 
 from shanghai.engine import Card, LayDownReport, Rules, check_lay_down, find_lay_down
+from shanghai.vision.snapshot import PhotoKind, TableSnapshot
 
-from .annotate import GREEN, GREY, RED, Colour, draw_cards, encode_jpeg
+from .annotate import GREEN, GREY, RED, Colour
 from .deps import ScannerDep, SettingsDep, StateDep
 from .routes_rounds import RoundNumber, _in_range
 from .routes_scans import IMAGE_ERRORS
 from .rules import MAX_CARDS, ApiError, parse_groups
-from .scan_service import read_and_scan
+from .scan_service import overlay, read_and_scan
 from .schemas import CheckPublic, CheckRequest
 from .views import check_public
 
@@ -54,17 +54,13 @@ def check_text(number: RoundNumber, body: CheckRequest, state: StateDep) -> Chec
     return check_public(report, state.rules, grouped)
 
 
-def _colours(report: LayDownReport, names: Sequence[str], groups: list[list[int]]) -> list[Colour]:
-    """A colour per detected card: its meld's verdict (green legal, red not)."""
-    colours: list[Colour] = [GREY] * len(names)
-    free = {i for group in groups for i in group}
-    for verdict in report.melds:
-        colour = GREEN if verdict.valid else RED
-        for card in verdict.cards:
-            match = next((i for i in sorted(free) if names[i] == str(card)), None)
-            if match is not None:
-                colours[match] = colour
-                free.discard(match)
+def _colours(photo: TableSnapshot, report: LayDownReport) -> list[Colour]:
+    """A colour per card read: its meld's verdict (green legal, red not), grey loose."""
+    colours: list[Colour] = [GREY] * len(photo.cards)
+    melds = [meld for seat in photo.seats for meld in seat.melds]
+    for positions, verdict in zip(melds, report.melds, strict=False):
+        for i in positions:
+            colours[i] = GREEN if verdict.valid else RED
     return colours
 
 
@@ -76,24 +72,21 @@ def check_image(
     settings: SettingsDep,
     scanner: ScannerDep,
 ) -> CheckPublic:
-    """Each meld's verdict for a photo of a lay-down, with the photo annotated: every
-    card boxed green (legal meld), red (illegal) or grey (not part of a meld)."""
+    """Each meld's verdict for a photo of a lay-down, as `shanghai check PHOTO` gives it:
+    rows and fans of overlapping cards are melds in table order, a card on its own is
+    `loose`; `text` holds the melds as lay-down text to edit and check again. The photo
+    comes back annotated: every card boxed green (legal meld), red (illegal) or grey
+    (not part of a meld), unsure reads and unread cards orange."""
     _in_range(state, number)
-    read = read_and_scan(image, settings, scanner)
-    result = read.result
-    names = [c.card for c in result.cards]
-    index_groups = [list(m) for m in result.melds] or [list(range(len(names)))]
-    index_groups = [g for g in index_groups if g]
-    if not index_groups:
-        raise ApiError(422, "no cards were recognised in the photo")
-    if len(names) > MAX_CARDS:
-        raise ApiError(422, f"{len(names)} cards recognised: photograph one lay-down at a time")
-    text = " | ".join(" ".join(names[i] for i in group) for group in index_groups)
-    groups = parse_groups(text, state.rules)
-    report, grouped = judge(groups, state.rules, number)
-    colours = _colours(report, names, index_groups)
-    annotated = encode_jpeg(draw_cards(read.image.bgr, result.cards, colours))
-    return check_public(report, state.rules, grouped, result.cards, annotated)
+    read = read_and_scan(image, settings, scanner, rules=state.rules, kind=PhotoKind.LAY_DOWN)
+    photo = read.snapshot
+    if len(photo.cards) > MAX_CARDS:
+        raise ApiError(
+            422, f"{len(photo.cards)} cards recognised: photograph one lay-down at a time"
+        )
+    report = photo.lay_down(photo.seats[0], number)
+    annotated = overlay(read, _colours(photo, report))
+    return check_public(report, state.rules, True, photo, annotated)
 
 
 __all__ = ["judge", "router"]

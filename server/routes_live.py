@@ -4,6 +4,7 @@ serves the server-side camera (`shanghai serve --camera 0` or a video file)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 
@@ -11,11 +12,14 @@ from fastapi import APIRouter, Response, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 from fastapi.requests import HTTPConnection
 
+from shanghai.vision.scan import ScanInputError
+from shanghai.vision.snapshot import PhotoKind, TableSnapshot
+
 from .deps import ScannerDep, SettingsDep
 from .images import decode_upload
 from .live import CameraFeed, live_update, new_tracker, observe
 from .rules import ApiError
-from .scanning import ScannerUnavailableError, ScanResult
+from .scanning import ScannerUnavailableError
 from .schemas import CameraStatus, LiveUpdate, error_responses
 
 router = APIRouter(prefix="/api/live", tags=["live"])
@@ -52,7 +56,12 @@ async def live_socket(websocket: WebSocket, scanner: ScannerDep, settings: Setti
                     max_bytes=settings.max_upload_bytes,
                     max_pixels=settings.max_image_pixels,
                 )
-                result: ScanResult = await run_in_threadpool(scanner.scan, image.bgr)
+                result: TableSnapshot = await run_in_threadpool(
+                    functools.partial(scanner.scan, image.bgr, kind=PhotoKind.TABLE)
+                )
+            except ScanInputError as exc:
+                await websocket.send_json({"error": str(exc), "status": 422})
+                continue
             except ApiError as exc:
                 await websocket.send_json({"error": exc.detail, "status": exc.status})
                 continue

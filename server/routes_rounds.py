@@ -105,6 +105,12 @@ def _scan_for(
     return scan
 
 
+def _saw_cards(scan: Scan) -> bool:
+    """Whether a scan's photo showed any card, read or not (a card outline unread)."""
+    unread = {"unread", "joker", "ignored", "not-in-play"}
+    return bool(scan.detections) or any(w.get("code") in unread for w in scan.warnings)
+
+
 @router.post(
     "/{number}/hands",
     response_model=HandPublic,
@@ -126,6 +132,12 @@ def create_hand(
     corrections: list[dict[str, str]] = []
     if body.scan_id is not None:
         scan = _scan_for(session, state, body.scan_id, number, player)
+        if not cards and _saw_cards(scan) and not body.confirm_out:
+            raise ApiError(
+                422,
+                f"the photo of {player.name}'s hand shows cards: to record that "
+                f"{player.name} went out, confirm it (confirm_out)",
+            )
         proposed = proposed_cards(scan)
         corrections = card_diff(proposed, [str(c) for c in cards])
     points, bonus, went_out = _score(state, number, body.player, cards, body)

@@ -7,6 +7,8 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, File, Form, Path, Response, UploadFile, status
 
+from shanghai.vision.snapshot import PhotoKind
+
 from .deps import ScannerDep, SessionDep, SettingsDep, StateDep, load_state
 from .models import Game, Scan
 from .routes_rounds import ERRORS, RoundNumber, _player
@@ -35,13 +37,14 @@ def create_scan(
     scanner: ScannerDep,
     source: Annotated[Literal["upload", "live"], Form()] = "upload",
 ) -> ScanPublic:
-    """Read the cards left in a player's hand. The answer proposes cards and points; the
-    player confirms or corrects them by scoring the hand with this `scan_id`."""
+    """Read the cards left in a player's hand: every card read in the photo is proposed,
+    with `warnings` saying what could not be read. The player confirms or corrects the
+    cards by scoring the hand with this `scan_id`."""
     state.check_round(number)
     seated = _player(state, player)
-    read = read_and_scan(image, settings, scanner)
-    result = read.result
-    in_hand = set(result.hand or range(len(result.cards)))
+    read = read_and_scan(image, settings, scanner, rules=state.rules, kind=PhotoKind.HAND)
+    snapshot = read.snapshot
+    in_hand = {i for seat in snapshot.seats for i in seat.hand}
     scan = Scan(
         game_id=state.game.id,
         round_number=number,
@@ -53,15 +56,17 @@ def create_scan(
         height=read.image.height,
         detections=[
             {
-                "card": c.card,
+                "card": str(c.card),
                 "confidence": round(float(c.confidence), 4),
                 "xyxy": [round(float(v), 1) for v in c.xyxy],
                 "hand": i in in_hand,
+                "sure": c.sure,
             }
-            for i, c in enumerate(result.cards)
+            for i, c in enumerate(snapshot.cards)
         ],
-        annotated_jpeg=overlay(read.image, result.cards),
-        scanner=f"{scanner.name} ({result.model})"[:200],
+        warnings=[w.to_json() for w in snapshot.warnings],
+        annotated_jpeg=overlay(read),
+        scanner=scanner.name[:200],
     )
     session.add(scan)
     session.commit()

@@ -1,4 +1,4 @@
-"""Running the scanner on an uploaded image: checks, recognition, and the overlay."""
+"""Running the scan contract on an uploaded image: checks, recognition, the overlay."""
 
 from __future__ import annotations
 
@@ -6,56 +6,49 @@ from dataclasses import dataclass
 
 from fastapi import UploadFile
 
-from shanghai.engine import Card, ShanghaiError
+from shanghai.engine.variants import Rules
+from shanghai.vision.scan import ScanInputError
+from shanghai.vision.snapshot import PhotoKind, TableSnapshot
 
-from .annotate import draw_cards, encode_jpeg
+from .annotate import Colour, draw_cards, encode_jpeg
 from .images import DecodedImage, decode_upload, read_upload
 from .rules import ApiError
-from .scanning import CardScanner, DetectedCard, ScannerUnavailableError, ScanResult
+from .scanning import CardScanner, ScannerUnavailableError
 from .settings import Settings
 
-__all__ = ["ReadImage", "read_and_scan", "valid_cards"]
+__all__ = ["ReadImage", "overlay", "read_and_scan"]
 
 
 @dataclass(frozen=True, slots=True)
 class ReadImage:
     image: DecodedImage
-    result: ScanResult
+    snapshot: TableSnapshot
 
 
-def valid_cards(result: ScanResult) -> ScanResult:
-    """The scan without readings that are not cards in the engine's notation (a model's
-    class list out of step with the engine must not reach the score sheet)."""
-    keep: list[int] = []
-    for index, card in enumerate(result.cards):
-        try:
-            Card.parse(card.card)
-        except ShanghaiError:
-            continue
-        keep.append(index)
-    if len(keep) == len(result.cards):
-        return result
-    new_index = {old: new for new, old in enumerate(keep)}
-    return ScanResult(
-        cards=tuple(result.cards[i] for i in keep),
-        melds=tuple(tuple(new_index[i] for i in meld if i in new_index) for meld in result.melds),
-        hand=tuple(new_index[i] for i in result.hand if i in new_index),
-        model=result.model,
-    )
-
-
-def read_and_scan(upload: UploadFile, settings: Settings, scanner: CardScanner) -> ReadImage:
-    """Validate the upload (4xx), then read its cards (503 when recognition cannot run)."""
+def read_and_scan(
+    upload: UploadFile,
+    settings: Settings,
+    scanner: CardScanner,
+    *,
+    rules: Rules,
+    kind: PhotoKind,
+) -> ReadImage:
+    """Validate the upload (4xx), then read its cards under the game's rules (503 when
+    recognition cannot run, 422 for an image that cannot hold a card)."""
     data = read_upload(upload, settings.max_upload_bytes)
     image = decode_upload(
         data, max_bytes=settings.max_upload_bytes, max_pixels=settings.max_image_pixels
     )
     try:
-        result = scanner.scan(image.bgr)
+        snapshot = scanner.scan(image.bgr, rules=rules, kind=kind)
     except ScannerUnavailableError as exc:
         raise ApiError(503, str(exc)) from None
-    return ReadImage(image, valid_cards(result))
+    except ScanInputError as exc:
+        raise ApiError(422, str(exc)) from None
+    return ReadImage(image, snapshot)
 
 
-def overlay(image: DecodedImage, cards: tuple[DetectedCard, ...]) -> bytes:
-    return encode_jpeg(draw_cards(image.bgr, cards))
+def overlay(read: ReadImage, colours: list[Colour] | None = None) -> bytes:
+    """The photo with every card read boxed (unsure reads and unread outlines marked)."""
+    snapshot = read.snapshot
+    return encode_jpeg(draw_cards(read.image.bgr, snapshot.cards, colours, None, snapshot.unread))

@@ -2,16 +2,18 @@
 
 The server never calls a model directly: every route that reads cards from an image
 depends on a `CardScanner` obtained through `get_scanner` (tests swap it with
-`app.dependency_overrides[get_scanner]`). `default_scanner()` returns the vision
-pipeline's adapter (`vision_scanner.VisionScanner`) when the model files are installed
-(they ship in `models/`); without them the app's scanner is `UnavailableScanner`, which
-says so: the routes answer 503 "card recognition model not installed" instead of
-pretending to read cards.
+`app.dependency_overrides[get_scanner]`). The scanner is the scan contract of
+`shanghai.vision.scan`: an image, the game's rules and what the photo shows in, a
+`TableSnapshot` (engine cards with confidence, box and `sure`, seats, loose cards,
+warnings) out; the CLI runs the same one, so a photo reads the same on the page and in
+`shanghai score`. `default_scanner()` loads `PhotoScanner` when the model files are
+installed (they ship in `models/`); without them the app's scanner is
+`UnavailableScanner`, which says so: the routes answer 503 "card recognition model not
+installed" instead of pretending to read cards.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Annotated, Protocol, runtime_checkable
 
 import numpy as np
@@ -19,10 +21,12 @@ import numpy.typing as npt
 from fastapi import Depends
 from fastapi.requests import HTTPConnection
 
+from shanghai.engine.variants import Rules
+from shanghai.vision.snapshot import PhotoKind, TableSnapshot
+
 __all__ = [
+    "BGRImage",
     "CardScanner",
-    "DetectedCard",
-    "ScanResult",
     "ScannerDep",
     "ScannerUnavailableError",
     "UnavailableScanner",
@@ -32,46 +36,6 @@ __all__ = [
 
 BGRImage = npt.NDArray[np.uint8]
 """(H, W, 3) uint8, OpenCV channel order."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DetectedCard:
-    """One physical card read in a frame.
-
-    `card` is in the engine's notation (`7h`, `10s`, `JK`, `5R`, `ROOK`); `xyxy` is its
-    box (or its index corner's box) in pixels of the scanned image.
-    """
-
-    card: str
-    confidence: float
-    xyxy: tuple[float, float, float, float]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ScanResult:
-    """Everything read in one image.
-
-    `melds` groups indices into `cards` as the layout shows them (rows or fans on the
-    table), in table order; empty when the scanner does not group (the engine then
-    searches for a grouping). `hand` lists the indices of loose cards (cards left in
-    a hand); empty means all of `cards`.
-    """
-
-    cards: tuple[DetectedCard, ...]
-    melds: tuple[tuple[int, ...], ...] = ()
-    hand: tuple[int, ...] = ()
-    model: str = field(default="unknown")
-
-    def __post_init__(self) -> None:
-        count = len(self.cards)
-        for index in (*self.hand, *(i for meld in self.melds for i in meld)):
-            if not 0 <= index < count:
-                raise ValueError(f"scan result refers to card {index}; it has {count}")
-
-    @property
-    def hand_cards(self) -> list[str]:
-        indices = self.hand or tuple(range(len(self.cards)))
-        return [self.cards[i].card for i in indices]
 
 
 class ScannerUnavailableError(RuntimeError):
@@ -87,8 +51,16 @@ class CardScanner(Protocol):
         """A short description of the model (shown with the evidence of each scan)."""
         ...
 
-    def scan(self, image_bgr: BGRImage) -> ScanResult:
-        """Find and read every card; raise `ScannerUnavailableError` if it cannot run."""
+    def scan(
+        self,
+        image: BGRImage,
+        *,
+        rules: Rules | None = None,
+        kind: PhotoKind = PhotoKind.HAND,
+        seats: int = 1,
+    ) -> TableSnapshot:
+        """Find and read every card; raise `ScannerUnavailableError` if it cannot run,
+        `shanghai.vision.scan.ScanInputError` for an image that cannot hold a card."""
         ...
 
 
@@ -102,7 +74,14 @@ class UnavailableScanner:
     def name(self) -> str:
         return "unavailable"
 
-    def scan(self, image_bgr: BGRImage) -> ScanResult:
+    def scan(
+        self,
+        image: BGRImage,
+        *,
+        rules: Rules | None = None,
+        kind: PhotoKind = PhotoKind.HAND,
+        seats: int = 1,
+    ) -> TableSnapshot:
         raise ScannerUnavailableError(self.reason)
 
 
@@ -113,10 +92,10 @@ def default_scanner() -> CardScanner:
     from shanghai.vision.pipeline import models_installed
 
     if models_installed():
-        from .vision_scanner import VisionScanner
+        from shanghai.vision.scan import PhotoScanner
 
         try:
-            return VisionScanner.load()
+            return PhotoScanner.load()
         except Exception as exc:  # a corrupt or incompatible model file: say so, serve on
             return UnavailableScanner(f"card recognition model could not be loaded: {exc}")
     return UnavailableScanner(

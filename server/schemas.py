@@ -180,6 +180,10 @@ class HandUpdate(BaseModel):
 class HandCreate(HandUpdate):
     player: int = Field(ge=0, description="seat number, from 0")
     scan_id: int | None = Field(default=None, description="the scan these cards confirm")
+    confirm_out: bool = Field(
+        default=False,
+        description="no cards for a scan whose photo showed cards: the player did go out",
+    )
 
 
 class Correction(BaseModel):
@@ -244,6 +248,19 @@ class DetectedCardPublic(BaseModel):
     card: str
     confidence: float
     xyxy: tuple[float, float, float, float]
+    sure: bool = Field(
+        default=True, description="false: read below the sure level; shown marked, to check"
+    )
+
+
+class ScanWarningPublic(BaseModel):
+    """What a person must check before a scan counts; `code` is stable (`unread`,
+    `unsure`, `excess`, `not-in-play`, `joker`, `loose`, `dark`, `blurred`, `small`,
+    `no-cards`, `ignored`, `outside`), `message` says what to do."""
+
+    code: str
+    message: str
+    cards: list[int] = Field(default_factory=list, description="positions into `cards`")
 
 
 class ScanPublic(BaseModel):
@@ -258,6 +275,7 @@ class ScanPublic(BaseModel):
     proposed: list[str]
     not_in_play: list[str]
     points: int
+    warnings: list[ScanWarningPublic]
     scanner: str
     image_url: str
     annotated_url: str
@@ -283,6 +301,13 @@ class CheckPublic(BaseModel):
     reasons: list[str]
     melds: list[MeldVerdictPublic]
     detected: list[DetectedCardPublic] = Field(default_factory=list)
+    loose: list[str] = Field(
+        default_factory=list, description="a photo's cards that are part of no meld"
+    )
+    text: str | None = Field(
+        default=None, description="a photo's melds as lay-down text, to edit and check again"
+    )
+    warnings: list[ScanWarningPublic] = Field(default_factory=list)
     annotated_jpeg: str | None = Field(
         default=None, description="base64 JPEG of the image with each meld boxed by verdict"
     )

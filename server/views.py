@@ -6,10 +6,10 @@ import base64
 from collections.abc import Sequence
 
 from shanghai.engine import Card, LayDownReport, Rules, parse_cards, score_hand
+from shanghai.vision.snapshot import SeenCard, TableSnapshot
 
 from .models import Game, Hand, Scan
 from .rules import GameState
-from .scanning import DetectedCard
 from .schemas import (
     CheckPublic,
     Correction,
@@ -22,6 +22,7 @@ from .schemas import (
     PlayerPublic,
     RoundInfo,
     ScanPublic,
+    ScanWarningPublic,
     SheetPublic,
     SheetRound,
 )
@@ -116,8 +117,11 @@ def player_buys(state: GameState, number: int, used: dict[int, int]) -> list[Pla
     ]
 
 
-def detected_public(cards: Sequence[DetectedCard]) -> list[DetectedCardPublic]:
-    return [DetectedCardPublic(card=c.card, confidence=c.confidence, xyxy=c.xyxy) for c in cards]
+def detected_public(cards: Sequence[SeenCard]) -> list[DetectedCardPublic]:
+    return [
+        DetectedCardPublic(card=str(c.card), confidence=c.confidence, xyxy=c.xyxy, sure=c.sure)
+        for c in cards
+    ]
 
 
 def scan_public(scan: Scan, game: Game, rules: Rules) -> ScanPublic:
@@ -141,6 +145,7 @@ def scan_public(scan: Scan, game: Game, rules: Rules) -> ScanPublic:
         proposed=proposed,
         not_in_play=[str(c) for c in foreign],
         points=score_hand(in_play, rules).points,
+        warnings=[ScanWarningPublic.model_validate(w) for w in scan.warnings],
         scanner=scan.scanner,
         image_url=f"/api/scans/{scan.id}/image",
         annotated_url=f"/api/scans/{scan.id}/annotated.jpg",
@@ -156,9 +161,11 @@ def check_public(
     report: LayDownReport,
     rules: Rules,
     grouped: bool,
-    detected: Sequence[DetectedCard] = (),
+    photo: TableSnapshot | None = None,
     annotated_jpeg: bytes | None = None,
 ) -> CheckPublic:
+    """The verdict as the API gives it; for a photo (`photo`), also the cards read, the
+    loose ones, its melds as lay-down text to edit, and its warnings."""
     family = rules.variant.family
     return CheckPublic(
         valid=report.valid,
@@ -176,9 +183,20 @@ def check_public(
             )
             for v in report.melds
         ],
-        detected=detected_public(detected),
+        detected=detected_public(photo.cards) if photo else [],
+        loose=[str(photo.cards[i].card) for i in photo.loose] if photo else [],
+        text=" | ".join(" ".join(str(c) for c in m) for m in _photo_melds(photo))
+        if photo
+        else None,
+        warnings=[ScanWarningPublic.model_validate(w.to_json()) for w in photo.warnings]
+        if photo
+        else [],
         annotated_jpeg=base64.b64encode(annotated_jpeg).decode() if annotated_jpeg else None,
     )
+
+
+def _photo_melds(photo: TableSnapshot) -> list[list[Card]]:
+    return [meld for seat in photo.seats for meld in photo.meld_cards(seat)]
 
 
 def sheet_public(state: GameState) -> SheetPublic:

@@ -47,6 +47,7 @@ from .card_fit import (
     twin_pairs,
 )
 from .readings import IndexReadings
+from .snapshot import ScanWarning
 
 __all__ = ["CardIdentifier", "Identification", "PhysicalCard", "shoe_counts"]
 
@@ -91,9 +92,12 @@ class PhysicalCard:
 @dataclass(frozen=True, slots=True)
 class Identification:
     cards: tuple[PhysicalCard, ...]
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[ScanWarning, ...] = ()
     ignored_indices: int = 0
-    """Indices dropped as implausible (no card box holds them, or not in this game)."""
+    """Indices dropped as implausible (no card box holds them)."""
+    foreign_boxes: tuple[int, ...] = ()
+    """Card boxes of cards read but not in this game (reported in `warnings`): read, so
+    not unread outlines."""
 
 
 def shoe_counts(rules: Rules) -> Counter[Card]:
@@ -162,7 +166,7 @@ class CardIdentifier:
         inside = _contains(boxes, centers, self.box_margin)
         groups, group_fit = self._merge_corners(readings, boxes, inside)
         lone = self._lone_boxes(readings, boxes, inside, groups, group_fit)
-        warnings: list[str] = []
+        warnings: list[ScanWarning] = []
         ignored = 0
         cards: list[PhysicalCard] = []
         for root in sorted(groups.members, key=lambda r: min(groups.members[r])):
@@ -178,11 +182,11 @@ class CardIdentifier:
                 ignored += len(members)
                 continue
             cards.append(self._card(readings, members, boxes, box_id, axis))
+        foreign: tuple[int, ...] = ()
         if self.rules is not None:
-            cards, dropped, notes = self._check_shoe(cards, self.rules)
-            ignored += dropped
+            cards, foreign, notes = self._check_shoe(cards, self.rules)
             warnings += notes
-        return Identification(tuple(cards), tuple(warnings), ignored)
+        return Identification(tuple(cards), tuple(warnings), ignored, foreign)
 
     def _merge_corners(
         self, readings: IndexReadings, boxes: FloatArray, inside: npt.NDArray[np.bool_]
@@ -351,14 +355,21 @@ class CardIdentifier:
     @staticmethod
     def _check_shoe(
         cards: Sequence[PhysicalCard], rules: Rules
-    ) -> tuple[list[PhysicalCard], int, list[str]]:
-        """Drop faces the game cannot hold; flag copies beyond the shoe."""
+    ) -> tuple[list[PhysicalCard], tuple[int, ...], list[ScanWarning]]:
+        """Drop faces the game cannot hold (and say which boxes they had); flag copies
+        beyond the shoe."""
         holds = shoe_counts(rules)
-        notes: list[str] = []
+        notes: list[ScanWarning] = []
         kept = [c for c in cards if rules.accepts(c.card)]
         foreign = Counter(str(c.card) for c in cards if not rules.accepts(c.card))
         for name, count in sorted(foreign.items()):
-            notes.append(f"{name} is not in play in {rules.variant.name}; ignored {count}")
+            notes.append(
+                ScanWarning(
+                    "not-in-play",
+                    f"{name} is not in play in {rules.variant.name}: {count} read "
+                    "ignored; add the card if it is really there",
+                )
+            )
         seen = Counter(c.card for c in kept)
         excess_ids: set[int] = set()
         for card, count in sorted(seen.items()):
@@ -366,15 +377,21 @@ class CardIdentifier:
             if count <= limit:
                 continue
             decks = rules.setup.decks
-            notes.append(
-                f"{count} copies of {card} seen; the {decks} deck{'s' if decks > 1 else ''} "
-                f"of {rules.variant.name} hold {limit}"
-            )
             copies = sorted(
                 (i for i, c in enumerate(kept) if c.card == card),
                 key=lambda i: kept[i].confidence,
             )
             excess_ids.update(copies[: count - limit])
+            notes.append(
+                ScanWarning(
+                    "excess",
+                    f"{count} copies of {card} seen; the {decks} deck{'s' if decks > 1 else ''} "
+                    f"of {rules.variant.name} hold {limit}: check them",
+                    tuple(sorted(copies)),
+                )
+            )
         out = [replace(c, excess=True) if i in excess_ids else c for i, c in enumerate(kept)]
-        dropped = sum(len(c.index_xyxy) for c in cards if not rules.accepts(c.card))
-        return out, dropped, notes
+        boxes = tuple(
+            c.box_id for c in cards if not rules.accepts(c.card) and c.box_id is not None
+        )
+        return out, boxes, notes

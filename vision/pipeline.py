@@ -33,6 +33,7 @@ __all__ = [
     "READER_FILE",
     "CardModels",
     "CardPipeline",
+    "FrameReads",
     "ModelMissingError",
     "default_models_dir",
     "model_paths",
@@ -51,8 +52,26 @@ before it, in the same run: best at 0.35 with 668 right, 76 wrong. Re-run
 SHRINK = 0.5
 """Scale of the still photos' second locator pass when the cards are large
 (`zoom.ZoomPass.shrink`)."""
+ZOOM_MAX_SIDE = 2560
+"""Largest input of the zoomed pass (long side, pixels). Unbounded, a 12-megapixel
+photo with no card found ran the locator at 8064 px (31 s, 14.5 GB) and a 6300-px
+one-colour PNG asked for 96 GB; 2560 is twice the first pass's input, the zoom the
+pass was tuned with on 1280-px frames."""
 DETECTOR_FILE = "cards-detector.onnx"
 READER_FILE = "cards-reader.onnx"
+
+
+@dataclass(frozen=True)
+class FrameReads:
+    """What the models made of one frame: the indices read (`readings`), the (M, 4)
+    card boxes, and the (K, 4) index boxes located but not read surely enough to name
+    a card, with the reader's best guess for each (`unread_best`): a located index that
+    names no card is a card the scan must not pass over in silence."""
+
+    readings: IndexReadings
+    card_xyxy: npt.NDArray[np.float32]
+    unread_xyxy: npt.NDArray[np.float32]
+    unread_best: tuple[str, ...]
 
 
 class ModelMissingError(FileNotFoundError):
@@ -111,7 +130,7 @@ class CardModels:
         second, zoomed pass where the cards are small (`zoom.ZoomPass`)."""
         found = self.detector(frame, conf=self.conf, iou=self.iou)
         if self.zoom.wanted(found):
-            size = int(max(frame.shape[:2]) * self.zoom.zoom)
+            size = min(int(max(frame.shape[:2]) * self.zoom.zoom), ZOOM_MAX_SIDE)
             zoomed = self.detector(frame, conf=self.conf, iou=self.iou, imgsz=size)
             found = self.zoom.merge(found, zoomed)
         elif self.zoom.wants_shrink(found):
@@ -137,9 +156,15 @@ class CardModels:
     def read(
         self, frame: Frame, rules: Rules | None = None
     ) -> tuple[IndexReadings, npt.NDArray[np.float32]]:
+        """(readings of the indices read, (M, 4) card boxes)."""
+        found = self.read_frame(frame, rules)
+        return found.readings, found.card_xyxy
+
+    def read_frame(self, frame: Frame, rules: Rules | None = None) -> FrameReads:
+        """Everything located and read in one frame, the indices left unread included."""
         index_xyxy, index_conf, card_xyxy = self.locate(frame)
         if len(index_xyxy) == 0:
-            return IndexReadings.empty(), card_xyxy
+            return FrameReads(IndexReadings.empty(), card_xyxy, index_xyxy, ())
 
         def classify_rows(rows: list[int]) -> npt.NDArray[np.float32]:
             return self.classify(
@@ -154,7 +179,22 @@ class CardModels:
         else:
             raw = classify_rows(list(range(len(index_xyxy))))
         probabilities = restrict_probabilities(raw, self.reader.names, rules)
-        return self.name_indices(index_xyxy, index_conf, probabilities), card_xyxy
+        readings = self.name_indices(index_xyxy, index_conf, probabilities)
+        kept = self._kept(index_conf, probabilities)
+        best = probabilities.argmax(axis=1)
+        unread_best = tuple(self.reader.names[int(k)] for k in best[~kept])
+        return FrameReads(readings, card_xyxy, index_xyxy[~kept], unread_best)
+
+    def _kept(
+        self,
+        index_conf: npt.NDArray[np.float32],
+        probabilities: npt.NDArray[np.float32],
+        min_read: float | None = None,
+    ) -> npt.NDArray[np.bool_]:
+        """Which indices name a card: locating x reading reaches the floor."""
+        floor = self.min_read if min_read is None else min_read
+        reading = probabilities.max(axis=1)
+        return np.asarray((reading > 0) & (index_conf * reading >= floor), dtype=np.bool_)
 
     def name_indices(
         self,
@@ -165,11 +205,10 @@ class CardModels:
     ) -> IndexReadings:
         """Each index's best class, kept when locating x reading reaches `min_read`
         (default `self.min_read`); `tests/benchmarks/read_floor.py` sweeps it."""
-        floor = self.min_read if min_read is None else min_read
         best = probabilities.argmax(axis=1)
         reading = probabilities[np.arange(len(best)), best]
         confidence = (index_conf * reading).astype(np.float32)
-        keep = (reading > 0) & (confidence >= floor)
+        keep = self._kept(index_conf, probabilities, min_read)
         names = tuple(self.reader.names[int(k)] for k in best[keep])
         return IndexReadings(index_xyxy[keep], names, confidence[keep])
 

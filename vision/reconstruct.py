@@ -17,7 +17,7 @@ from .layout import RowGrouper
 from .physical import CardIdentifier
 from .readings import IndexReadings
 from .seating import Seating
-from .snapshot import SeenCard, TableSnapshot
+from .snapshot import ScanWarning, SeenCard, TableSnapshot
 from .unread import unread_boxes
 from .zones import ZoneConfig
 
@@ -56,22 +56,39 @@ class Reconstructor:
             grouper=self.grouper,
             role=self.role,
         )
-        seats, notes = seating.arrange(
-            found.cards, width, height, unread_boxes(card_boxes, found.cards)
-        )
+        unread = unread_boxes(card_boxes, found.cards, found.foreign_boxes)
+        seats, notes = seating.arrange(found.cards, width, height, unread)
         seen = tuple(SeenCard(c.card, c.confidence, c.xyxy, c.excess) for c in found.cards)
         warnings = list(found.warnings) + notes
         if found.ignored_indices:
             n = found.ignored_indices
             warnings.append(
-                f"{n} read ind{'ices' if n != 1 else 'ex'} ignored (no card holds them)"
+                ScanWarning(
+                    "ignored",
+                    f"{n} read ind{'ices' if n != 1 else 'ex'} ignored (no card outline holds "
+                    "them): add any card that is missing",
+                )
             )
-        unread = len(card_boxes) - len({c.box_id for c in found.cards if c.box_id is not None})
-        if unread > 0:
+        if len(unread):
             # A card seen but not read (face down, or its indices covered, blurred or too
             # small) is missing from the hands and melds: say so rather than score short.
+            n = len(unread)
             warnings.append(
-                f"{unread} card{'s' if unread != 1 else ''} seen without a readable index "
-                "(face down, covered or too small): hands and melds may be incomplete"
+                ScanWarning(
+                    "unread",
+                    f"{n} card{'s' if n != 1 else ''} could not be read "
+                    "(covered, blurred or too small): add " + ("it" if n == 1 else "them"),
+                )
             )
-        return TableSnapshot(width, height, seen, tuple(seats), tuple(warnings), self.rules)
+        boxes = tuple(
+            (float(b[0]), float(b[1]), float(b[2]), float(b[3])) for b in np.asarray(unread)
+        )
+        return TableSnapshot(
+            width,
+            height,
+            seen,
+            tuple(seats),
+            tuple(warnings),
+            self.rules,
+            unread=boxes,
+        )

@@ -42,7 +42,7 @@ from shanghai.engine.variants import Rules
 
 from .layout import CardRow, RowGrouper
 from .physical import PhysicalCard
-from .snapshot import SeatSnapshot
+from .snapshot import ScanWarning, SeatSnapshot
 from .unread import count_unread
 from .zones import SeatZone, ZoneConfig, facing_sector, near_edge, nearest_area, sector_zones
 
@@ -92,7 +92,7 @@ class Seating:
         width: int,
         height: int,
         unread: npt.NDArray[np.float32] | None = None,
-    ) -> tuple[list[SeatSnapshot], list[str]]:
+    ) -> tuple[list[SeatSnapshot], list[ScanWarning]]:
         """Seats with their melds and hands. `unread` ((K, 4) xyxy) are the card boxes
         no index was read in: they are no cards, but count in the length of their rows."""
         rows, length = self.grouper.group(cards)
@@ -101,14 +101,19 @@ class Seating:
             counts, joined = count_unread(cards, rows, unread, length)
             rows = [replace(r, unread=n) for r, n in zip(rows, counts, strict=True)]
             piece = _pieces(rows, joined)
-        notes: list[str] = []
+        notes: list[ScanWarning] = []
         by_seat, zones = self._assign(cards, rows, length, width, height)
         by_seat = _keep_units_together(by_seat, piece)
         outside = sum(len(r.members) for r in rows) - sum(
             len(r.members) for rs in by_seat.values() for r in rs
         )
         if outside:
-            notes.append(f"{outside} card{'s' if outside != 1 else ''} outside every seat's area")
+            notes.append(
+                ScanWarning(
+                    "outside",
+                    f"{outside} card{'s' if outside != 1 else ''} outside every seat's area",
+                )
+            )
         seats = []
         for zone in zones:
             seat_rows = by_seat.get(zone.seat, [])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from shanghai.engine.cards import Card
@@ -20,19 +21,57 @@ from shanghai.engine.melds import Meld, check_meld
 from shanghai.engine.scoring import HandScore, score_hand
 from shanghai.engine.variants import Rules
 
-__all__ = ["MeldVerdict", "SeatSnapshot", "SeenCard", "TableSnapshot", "meld_verdict"]
+__all__ = [
+    "MeldVerdict",
+    "PhotoKind",
+    "ScanWarning",
+    "SeatSnapshot",
+    "SeenCard",
+    "TableSnapshot",
+    "meld_verdict",
+]
 
 Box = tuple[float, float, float, float]
 
 
+class PhotoKind(StrEnum):
+    """What a photo shows, which decides how its cards are placed (`scan.PhotoScanner`):
+    `hand`, one player's cards left at round end (every card read is that hand);
+    `lay-down`, melds shown for a dispute (rows and fans are melds, a lone card is
+    loose); `table`, the whole table (seats by sector, each seat's melds and hand)."""
+
+    HAND = "hand"
+    LAY_DOWN = "lay-down"
+    TABLE = "table"
+
+
+@dataclass(frozen=True, slots=True)
+class ScanWarning:
+    """Something a person must look at before trusting a scan. `code` is stable (the
+    page and tests go by it); `message` says what to do; `cards` are positions into
+    `TableSnapshot.cards` it concerns (empty when it concerns no card read)."""
+
+    code: str
+    message: str
+    cards: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        return self.message
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "cards": list(self.cards)}
+
+
 @dataclass(frozen=True, slots=True)
 class SeenCard:
-    """A physical card: the face, how sure the reading is, and where it lies (pixels)."""
+    """A physical card: the face, how sure the reading is, and where it lies (pixels).
+    `sure` is False for a read below the scan's sure level (shown marked, to check)."""
 
     card: Card
     confidence: float
     xyxy: Box
     excess: bool = False
+    sure: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,16 +107,21 @@ class SeatSnapshot:
 
 @dataclass(frozen=True)
 class TableSnapshot:
-    """Everything read in one frame. `cards` holds every card read (also those outside
-    every zone); `seats` only the cards placed at a seat. `rules` (when a variant is
-    known) enables the verdicts."""
+    """Everything read in one frame: the scan contract's result. `cards` holds every
+    card read (also those outside every zone); `seats` only the cards placed at a seat;
+    `loose` the cards of a lay-down photo that are part of no meld; `unread` the boxes
+    of cards seen but not read. `rules` (when a variant is known) enables the verdicts.
+    A snapshot with any `warnings` must be shown to a person before it counts."""
 
     width: int
     height: int
     cards: tuple[SeenCard, ...]
     seats: tuple[SeatSnapshot, ...]
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[ScanWarning, ...] = ()
     rules: Rules | None = None
+    kind: PhotoKind = PhotoKind.TABLE
+    loose: tuple[int, ...] = ()
+    unread: tuple[Box, ...] = ()
 
     def meld_cards(self, seat: SeatSnapshot) -> list[list[Card]]:
         return [[self.cards[i].card for i in meld] for meld in seat.melds]
@@ -106,6 +150,9 @@ class TableSnapshot:
 
     def hand_score(self, seat: SeatSnapshot) -> HandScore:
         return score_hand(self.hand_cards(seat), self._need_rules())
+
+    def warned(self, code: str) -> bool:
+        return any(w.code == code for w in self.warnings)
 
     def to_json(self) -> dict[str, Any]:
         """Plain data: cards with `card` and `confidence`, melds and hands per seat (card
@@ -142,11 +189,16 @@ class TableSnapshot:
                     "card": str(c.card),
                     "confidence": round(c.confidence, 4),
                     "xyxy": [round(v, 1) for v in c.xyxy],
+                    "sure": c.sure,
                     **({"excess": True} if c.excess else {}),
                 }
                 for c in self.cards
             ],
             "seats": seats,
-            "warnings": list(self.warnings),
+            "loose": [str(self.cards[i].card) for i in self.loose],
+            "loose_positions": list(self.loose),
+            "unread": [[round(v, 1) for v in box] for box in self.unread],
+            "warnings": [w.to_json() for w in self.warnings],
+            "kind": str(self.kind),
             "variant": self.rules.variant.name if self.rules else None,
         }

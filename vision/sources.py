@@ -44,7 +44,10 @@ def decode_image(data: bytes, *, max_pixels: int = MAX_PIXELS, what: str = "imag
     if not data:
         raise SourceError(f"{what} is empty")
     buffer = np.frombuffer(data, dtype=np.uint8)
-    header = cv2.imdecode(buffer, cv2.IMREAD_REDUCED_GRAYSCALE_8)
+    try:
+        header = cv2.imdecode(buffer, cv2.IMREAD_REDUCED_GRAYSCALE_8)
+    except cv2.error:  # images under 8 px cannot be reduced 8x: decode them whole
+        header = cv2.imdecode(buffer, cv2.IMREAD_GRAYSCALE) if len(data) < 1 << 20 else None
     if header is None:
         raise SourceError(f"{what} is not a readable image (or it is truncated)")
     # The reduced decode tells the size cheaply: 8x reduction, rounded up.

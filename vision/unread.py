@@ -34,12 +34,15 @@ LEVEL = 0.3
 
 
 def unread_boxes(
-    card_boxes: npt.NDArray[np.float32], cards: Sequence[PhysicalCard]
+    card_boxes: npt.NDArray[np.float32],
+    cards: Sequence[PhysicalCard],
+    claimed: Sequence[int] = (),
 ) -> npt.NDArray[np.float32]:
-    """(K, 4) xyxy of the card boxes no card was read in: not given to a card, and
-    holding no index of a card that got no box (that card is the box's own)."""
+    """(K, 4) xyxy of the card boxes no card was read in: not given to a card (nor
+    `claimed`: boxes of cards read but set aside), and holding no index of a card that
+    got no box (that card is the box's own)."""
     boxes = np.asarray(card_boxes, dtype=np.float32).reshape(-1, 4)
-    used = {c.box_id for c in cards if c.box_id is not None}
+    used = {c.box_id for c in cards if c.box_id is not None} | set(claimed)
     loose = [c.index_centers for c in cards if c.box_id is None]
     points = np.concatenate(loose).reshape(-1, 2) if loose else np.zeros((0, 2), np.float32)
     keep = []

@@ -24,12 +24,16 @@ import numpy as np
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from mini_table import MiniTable, TableReader
 from sqlalchemy import create_engine, text
 
+from shanghai.engine.variants import Rules
 from shanghai.server.app import create_app
 from shanghai.server.db import migrate
-from shanghai.server.scanning import DetectedCard, ScanResult, UnavailableScanner, get_scanner
+from shanghai.server.scanning import UnavailableScanner, get_scanner
 from shanghai.server.settings import Settings
+from shanghai.vision.scan import PhotoScanner
+from shanghai.vision.snapshot import PhotoKind, TableSnapshot
 
 SKIP_ENV = "SHANGHAI_SKIP_POSTGRES"
 
@@ -243,29 +247,44 @@ def without_model(app: FastAPI) -> None:
 
 
 class FakeScanner:
-    """Returns the cards it is told to, and counts the images it saw."""
+    """The real scan contract (`PhotoScanner`) over a table laid by hand instead of the
+    models: `melds` are rows of overlapping cards, every other card lies on its own.
+    Counts the images it saw."""
 
     def __init__(self) -> None:
         self.cards: list[str] = []
         self.melds: tuple[tuple[int, ...], ...] = ()
+        self.unread = 0
+        """Cards whose outline shows but which are not read."""
+        self.confidence = 0.9
         self.seen: list[tuple[int, int]] = []
 
     @property
     def name(self) -> str:
         return "fake scanner"
 
-    def scan(self, image_bgr: np.ndarray) -> ScanResult:  # type: ignore[type-arg]
-        self.seen.append((int(image_bgr.shape[1]), int(image_bgr.shape[0])))
-        return ScanResult(
-            cards=tuple(
-                DetectedCard(
-                    card=name, confidence=0.9, xyxy=(10.0 + 30 * i, 10.0, 35.0 + 30 * i, 50.0)
-                )
-                for i, name in enumerate(self.cards)
-            ),
-            melds=self.melds,
-            model="fake-1",
-        )
+    def table(self) -> MiniTable:
+        table = MiniTable(width=1600, height=1200)
+        for k, meld in enumerate(self.melds):
+            table.row([self.cards[i] for i in meld], 500, 200 + 180 * k, step=20)
+        placed = {i for meld in self.melds for i in meld}
+        loose = [name for i, name in enumerate(self.cards) if i not in placed]
+        for k, name in enumerate(loose + ["Qs"] * self.unread):
+            readable = k < len(loose)
+            table.card(name, 120 + 160 * (k % 9), 900 + 180 * (k // 9), readable=readable)
+        return table
+
+    def scan(
+        self,
+        image: np.ndarray,  # type: ignore[type-arg]
+        *,
+        rules: Rules | None = None,
+        kind: PhotoKind = PhotoKind.HAND,
+        seats: int = 1,
+    ) -> TableSnapshot:
+        self.seen.append((int(image.shape[1]), int(image.shape[0])))
+        scanner = PhotoScanner(TableReader(self.table(), self.confidence))
+        return scanner.scan(image, rules=rules, kind=kind, seats=seats)
 
 
 ScanSetter = Callable[..., list[tuple[int, int]]]
@@ -274,15 +293,21 @@ ScanSetter = Callable[..., list[tuple[int, int]]]
 @pytest.fixture
 def fake_scanner(app: FastAPI) -> ScanSetter:
     """Swap the app's scanner for one with known answers. The fixture is a function:
-    `fake_scanner(["7h", "Kd"], melds=((0, 1),))` sets what it reads and returns the
-    list of (width, height) of the images it was given."""
+    `fake_scanner(["7h", "Kd"], melds=((0, 1),), unread=1, confidence=0.9)` sets what
+    the table shows (`unread` cards seen but not read; every read at `confidence`) and
+    returns the list of (width, height) of the images it was given."""
     scanner = FakeScanner()
     app.dependency_overrides[get_scanner] = lambda: scanner
 
     def returns(
-        cards: Sequence[str] = (), melds: tuple[tuple[int, ...], ...] = ()
+        cards: Sequence[str] = (),
+        melds: tuple[tuple[int, ...], ...] = (),
+        *,
+        unread: int = 0,
+        confidence: float = 0.9,
     ) -> list[tuple[int, int]]:
         scanner.cards, scanner.melds = list(cards), melds
+        scanner.unread, scanner.confidence = unread, confidence
         return scanner.seen
 
     return returns

@@ -64,29 +64,44 @@ def test_bad_check_requests(client: TestClient, make_game: GameMaker) -> None:
 
 
 def test_photo_of_a_lay_down_is_judged_and_annotated(
-    client: TestClient, make_game: GameMaker, photo: bytes, fake_scanner: ScanSetter
+    client: TestClient, make_game: GameMaker, fake_scanner: ScanSetter
 ) -> None:
     game = make_game()
-    cards = ["7h", "7s", "7c", "4d", "5d", "6d", "9d"]
+    cards = ["7h", "7s", "7c", "4d", "5d", "6d", "9d", "Kc"]
     fake_scanner(cards, melds=((0, 1, 2), (3, 4, 5, 6)))
+    table = np.full((1200, 1600, 3), (40, 110, 40), np.uint8)
+    cv2.rectangle(table, (400, 100), (700, 300), (250, 250, 250), -1)
+    ok, photo = cv2.imencode(".jpg", table)
+    assert ok
     response = client.post(
         f"/api/games/{game}/rounds/2/check-image",
-        files={"image": ("lay.jpg", photo, "image/jpeg")},
+        files={"image": ("lay.jpg", photo.tobytes(), "image/jpeg")},
     )
     assert response.status_code == 200, response.text
     body = response.json()
     assert body["valid"] is False
+    assert [m["cards"] for m in body["melds"]] == [["7h", "7s", "7c"], ["4d", "5d", "6d", "9d"]]
     assert [m["valid"] for m in body["melds"]] == [True, False]
-    assert [c["card"] for c in body["detected"]] == cards
+    assert body["loose"] == ["Kc"]
+    assert body["text"] == "7h 7s 7c | 4d 5d 6d 9d"
+    assert [w["code"] for w in body["warnings"]] == ["loose"]
+    assert sorted(c["card"] for c in body["detected"]) == sorted(cards)
     annotated = cv2.imdecode(
         np.frombuffer(base64.b64decode(body["annotated_jpeg"]), np.uint8), cv2.IMREAD_COLOR
     )
-    assert annotated.shape == (240, 320, 3)
-    # the legal set is boxed green, the broken run red (BGR)
-    set_box = annotated[48:50, 12:34].reshape(-1, 3).mean(axis=0)
-    run_box = annotated[48:50, 102:124].reshape(-1, 3).mean(axis=0)
-    assert set_box[1] > set_box[2] + 60
-    assert run_box[2] > run_box[1] + 60
+    assert annotated.shape == (1200, 1600, 3)
+
+    def label_colour(card: str) -> np.ndarray:
+        """The filled label above a card's box (BGR)."""
+        box = next(c["xyxy"] for c in body["detected"] if c["card"] == card)
+        x, y = round(box[0]), round(box[1])
+        return annotated[y - 8 : y - 4, x + 2 : x + 8].reshape(-1, 3).mean(axis=0)
+
+    # the legal set is labelled green, the broken run red, the loose card grey-blue (BGR)
+    set_label, run_label, loose_label = label_colour("7c"), label_colour("9d"), label_colour("Kc")
+    assert set_label[1] > set_label[2] + 60
+    assert run_label[2] > run_label[1] + 60
+    assert loose_label[0] > loose_label[2] + 60
 
 
 def test_photo_check_without_a_model_is_503(

@@ -13,9 +13,11 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from shanghai.engine.cards import Card
 from shanghai.server.app import create_app
-from shanghai.server.scanning import DetectedCard, ScanResult, UnavailableScanner
+from shanghai.server.scanning import UnavailableScanner
 from shanghai.server.settings import Settings
+from shanghai.vision.snapshot import SeenCard, TableSnapshot
 
 
 class Sequenced:
@@ -29,15 +31,14 @@ class Sequenced:
     def name(self) -> str:
         return "sequenced"
 
-    def scan(self, image_bgr: np.ndarray) -> ScanResult:  # type: ignore[type-arg]
+    def scan(self, image: np.ndarray, **_: object) -> TableSnapshot:  # type: ignore[type-arg]
         cards = self.frames[min(self.calls, len(self.frames) - 1)]
         self.calls += 1
-        return ScanResult(
-            cards=tuple(
-                DetectedCard(card=c, confidence=0.8, xyxy=(5.0 * i, 5.0, 5.0 * i + 20, 40.0))
-                for i, c in enumerate(cards)
-            )
+        seen = tuple(
+            SeenCard(Card.parse(c), 0.8, (5.0 * i, 5.0, 5.0 * i + 20, 40.0))
+            for i, c in enumerate(cards)
         )
+        return TableSnapshot(image.shape[1], image.shape[0], seen, ())
 
 
 def frame_jpeg() -> bytes:

@@ -140,15 +140,59 @@ def test_a_scan_confirms_only_its_own_player(
     assert client.get("/api/scans/999").status_code == 404
 
 
-def test_foreign_cards_from_the_scanner_are_flagged(
+def test_cards_not_in_play_are_dropped_with_a_warning(
     client: TestClient, make_game: GameMaker, photo: bytes, fake_scanner: ScanSetter
 ) -> None:
     game = make_game()
-    fake_scanner(["7h", "5R", "not-a-card"])
+    fake_scanner(["7h", "5R"])
     scan = upload(client, game, photo).json()
-    assert scan["proposed"] == ["7h", "5R"]
-    assert scan["not_in_play"] == ["5R"]
+    assert scan["proposed"] == ["7h"]
     assert scan["points"] == 5
+    assert [w["code"] for w in scan["warnings"]] == ["not-in-play"]
+    assert "5R is not in play" in scan["warnings"][0]["message"]
+
+
+def test_a_hand_read_surely_has_no_warning(
+    client: TestClient, make_game: GameMaker, photo: bytes, fake_scanner: ScanSetter
+) -> None:
+    game = make_game()
+    fake_scanner(["7h", "Kd"])
+    scan = upload(client, game, photo).json()
+    assert scan["warnings"] == []
+    assert all(c["sure"] for c in scan["cards"])
+
+
+def test_unread_and_unsure_cards_are_warned_and_stored(
+    client: TestClient, make_game: GameMaker, photo: bytes, fake_scanner: ScanSetter
+) -> None:
+    game = make_game()
+    fake_scanner(["7h", "Kd"], unread=1, confidence=0.5)
+    scan = upload(client, game, photo).json()
+    codes = [w["code"] for w in scan["warnings"]]
+    assert codes == ["unread", "unsure"]
+    assert scan["warnings"][0]["message"].startswith("1 card could not be read")
+    assert not any(c["sure"] for c in scan["cards"])
+    assert scan["proposed"] == ["7h", "Kd"]
+    again = client.get(f"/api/scans/{scan['id']}").json()
+    assert again["warnings"] == scan["warnings"]
+
+
+def test_a_photo_of_cards_never_becomes_went_out_unconfirmed(
+    client: TestClient, make_game: GameMaker, photo: bytes, fake_scanner: ScanSetter
+) -> None:
+    game = make_game()
+    fake_scanner([], unread=2)
+    scan = upload(client, game, photo, player=1).json()
+    assert scan["proposed"] == [] and scan["warnings"][0]["code"] == "unread"
+    hands = f"/api/games/{game}/rounds/1/hands"
+    refused = client.post(hands, json={"player": 1, "cards": "", "scan_id": scan["id"]})
+    assert refused.status_code == 422
+    assert "confirm" in refused.json()["detail"]
+    confirmed = client.post(
+        hands, json={"player": 1, "cards": "", "scan_id": scan["id"], "confirm_out": True}
+    )
+    assert confirmed.status_code == 201
+    assert confirmed.json()["went_out"] is True
 
 
 def test_exif_rotated_phone_photos_are_turned_upright(

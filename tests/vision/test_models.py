@@ -141,14 +141,49 @@ def test_round_end_scene_with_its_rules(pipeline: CardPipeline, roundend: list[S
         assert snapshot.cards and all(rules.accepts(c.card) for c in snapshot.cards)
 
 
-def test_server_uses_the_vision_scanner(roundend: list[Scene]) -> None:
-    from shanghai.server.scanning import CardScanner, ScanResult, default_scanner
-    from shanghai.server.vision_scanner import VisionScanner
+def test_cli_and_api_give_the_same_answer_for_a_photo(
+    roundend: list[Scene], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One scan contract: the same photo gives the same cards, points, verdicts and
+    warnings through `shanghai score`, `shanghai check` and the API (hand scans and
+    dispute photos), with the shipped model."""
+    from fastapi.testclient import TestClient
 
-    scanner = default_scanner()
-    assert isinstance(scanner, VisionScanner) and isinstance(scanner, CardScanner)
-    result = scanner.scan(read_image(roundend[0][0]))
-    assert isinstance(result, ScanResult) and result.cards
+    from shanghai.server.app import create_app
+    from shanghai.server.settings import Settings
+    from shanghai.vision.scan import PhotoScanner
+
+    photo = tmp_path / "hand.jpg"
+    cv2.imwrite(str(photo), card_frames(["9s", "Qd", "4c", "JK"], frames=1)[0])
+    photos = [photo, *(p for p, _ in roundend)]
+    settings = Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path / 'scan.db'}")
+    with TestClient(create_app(settings)) as client:
+        assert isinstance(client.app.state.scanner, PhotoScanner)  # type: ignore[attr-defined]
+        game = client.post(
+            "/api/games", json={"variant": "shanghai", "players": ["A", "B", "C", "D"]}
+        ).json()["id"]
+        for path in photos:
+            assert main(["score", str(path), "--variant", "shanghai", "--json"]) == 0
+            cli = json.loads(capsys.readouterr().out)
+            api = client.post(
+                f"/api/games/{game}/rounds/1/scans",
+                data={"player": "0"},
+                files={"image": ("p.jpg", path.read_bytes(), "image/jpeg")},
+            ).json()
+            assert sorted(api["proposed"]) == sorted(cli["hand"]), path
+            assert api["points"] == cli["points"]
+            assert api["warnings"] == cli["warnings"]
+            assert [c["sure"] for c in api["cards"]] == [c["sure"] for c in cli["cards"]]
+
+            main(["check", str(path), "--variant", "shanghai", "--round", "1", "--json"])
+            cli = json.loads(capsys.readouterr().out)
+            api = client.post(
+                f"/api/games/{game}/rounds/1/check-image",
+                files={"image": ("p.jpg", path.read_bytes(), "image/jpeg")},
+            ).json()
+            assert [m["cards"] for m in api["melds"]] == [m["cards"] for m in cli["melds"]]
+            assert api["valid"] == cli["valid"] and api["reasons"] == cli["reasons"]
+            assert api["loose"] == cli["loose"] and api["warnings"] == cli["warnings"]
 
 
 def test_reads_below_the_floor_name_no_card(pipeline: CardPipeline) -> None:
@@ -166,8 +201,8 @@ def test_reads_below_the_floor_name_no_card(pipeline: CardPipeline) -> None:
 def test_a_stored_scan_names_the_scanner_and_its_model_once(
     tmp_path: Path,
 ) -> None:
-    """The evidence of a scan says which recognition made it: "vision pipeline" and the
-    model files, each once."""
+    """The evidence of a scan says which recognition made it: the model files, each
+    once."""
     from fastapi.testclient import TestClient
 
     from shanghai.server.app import create_app
@@ -186,5 +221,5 @@ def test_a_stored_scan_names_the_scanner_and_its_model_once(
         )
     assert scan.status_code == 201, scan.text
     body = scan.json()
-    assert body["scanner"] == "vision pipeline (cards-detector.onnx + cards-reader.onnx)"
+    assert body["scanner"] == "cards-detector.onnx + cards-reader.onnx"
     assert sorted(body["proposed"]) == ["4c", "9s", "Qd"] and body["points"] == 20

@@ -51,7 +51,9 @@ def test_copies_beyond_the_shoe_are_reported(mini_table) -> None:  # type: ignor
     found = CardIdentifier(rules=rules).identify(*table.measure())
     assert len(found.cards) == holds + 1  # kept, not silently dropped...
     assert sum(c.excess for c in found.cards) == 1  # ...but flagged
-    assert any("copies of Kc" in w for w in found.warnings)
+    excess = [w for w in found.warnings if w.code == "excess"]
+    assert len(excess) == 1 and "copies of Kc" in excess[0].message
+    assert [found.cards[i].card for i in excess[0].cards] == [found.cards[0].card] * (holds + 1)
 
 
 def test_cards_of_another_deck_family_are_dropped_and_reported(mini_table) -> None:  # type: ignore[no-untyped-def]
@@ -60,7 +62,10 @@ def test_cards_of_another_deck_family_are_dropped_and_reported(mini_table) -> No
     table.card("5h", 800, 450)
     found = CardIdentifier(rules=find_variant("shanghai").rules(4)).identify(*table.measure())
     assert _names(found) == ["5h"]
-    assert found.ignored_indices == 2 and any("5R" in w for w in found.warnings)
+    # read, so not "ignored" and its box not an unread card: reported as not in play
+    assert found.ignored_indices == 0 and len(found.foreign_boxes) == 1
+    assert [w.code for w in found.warnings] == ["not-in-play"]
+    assert "5R" in found.warnings[0].message
 
 
 def test_face_down_cards_are_ignored(mini_table) -> None:  # type: ignore[no-untyped-def]

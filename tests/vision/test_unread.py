@@ -39,7 +39,9 @@ def test_a_meld_read_at_one_card_is_not_hand(mini_table) -> None:  # type: ignor
     melds, hand = _seat_cards(snapshot)
     assert melds == ["Kc"]
     assert hand == ["3c", "9h", "Qd"]
-    assert any("without a readable index" in w for w in snapshot.warnings)
+    assert [w.message for w in snapshot.warnings if w.code == "unread"] == [
+        "3 cards could not be read (covered, blurred or too small): add them"
+    ]
 
 
 def test_without_the_unread_boxes_a_lone_card_is_still_hand(mini_table) -> None:  # type: ignore[no-untyped-def]

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import cv2
 import numpy as np
 import pytest
+from mini_table import TableReader
 
 from shanghai.cli import vision_commands
 from shanghai.cli.main import main
@@ -21,13 +21,21 @@ from shanghai.vision.reconstruct import Reconstructor
 from shanghai.vision.snapshot import TableSnapshot
 
 
+class _FakeModels(TableReader):
+    """The models of `_FakePipeline`: the table, read perfectly (`TableReader`)."""
+
+    def __init__(self, table: Any, read_cache: ReadCache | None) -> None:
+        super().__init__(table)
+        self.read_cache = read_cache
+
+
 class _FakePipeline:
     """Stands in for `CardPipeline`: every frame shows the same hand-placed table."""
 
     def __init__(self, table: Any, reconstructor: Reconstructor, cache_reads: bool) -> None:
         self.table = table
         self.reconstructor = reconstructor
-        self.models = SimpleNamespace(read_cache=ReadCache() if cache_reads else None)
+        self.models = _FakeModels(table, ReadCache() if cache_reads else None)
 
     def __call__(self, frame: np.ndarray) -> TableSnapshot:
         readings, boxes = self.table.measure()
@@ -53,6 +61,7 @@ def fake_models(monkeypatch: pytest.MonkeyPatch, mini_table: Any) -> None:
         role: str = "auto",
         threads: Any = None,
         zoom: float = 2.0,
+        min_read: float = 0.45,
         turned: bool = True,
         cache_reads: bool = False,
     ) -> Any:
@@ -65,7 +74,9 @@ def fake_models(monkeypatch: pytest.MonkeyPatch, mini_table: Any) -> None:
 @pytest.fixture
 def photo(tmp_path: Path) -> Path:
     path = tmp_path / "table.png"
-    cv2.imwrite(str(path), np.full((900, 1200, 3), 40, np.uint8))
+    image = np.full((900, 1200, 3), 40, np.uint8)
+    cv2.rectangle(image, (500, 200), (700, 400), (230, 230, 230), -1)
+    cv2.imwrite(str(path), image)
     return path
 
 
@@ -108,15 +119,49 @@ def test_scan_bad_file_is_one_line_and_exit_2(
 def test_score_and_check_take_a_photo(
     fake_models: None, photo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["score", str(photo), "--variant", "shanghai", "--json"]) == 0
-    score = json.loads(capsys.readouterr().out)
-    assert score["points"] == 5 + 5 + 50 + 5 + 10 and sorted(score["cards"]) == sorted(
-        ["4h", "5h", "JK", "7h", "Kd"]
-    )
+    """A photo of a hand is a hand: every card read is proposed, the row too. A photo of
+    a lay-down: the row is a meld, the card on its own is loose. One line each."""
+    assert main(["score", str(photo), str(photo), "--variant", "shanghai", "--json"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2
+    score = json.loads(lines[0])
+    assert score["image"] == str(photo)
+    assert score["points"] == 5 + 5 + 50 + 5 + 10
+    assert sorted(score["hand"]) == sorted(c["card"] for c in score["cards"])
+    assert sorted(score["hand"]) == sorted(["4h", "5h", "JK", "7h", "Kd"])
+    assert score["warnings"] == []
     status = main(["check", str(photo), "--variant", "shanghai", "--round", "1", "--json"])
     report = json.loads(capsys.readouterr().out)
     assert status == 1 and report["valid"] is False and report["reasons"]
-    assert next(m["cards"] for m in report["melds"]) == ["4h", "5h", "JK", "7h"]
+    assert [m["cards"] for m in report["melds"]] == [["4h", "5h", "JK", "7h"]]
+    assert report["loose"] == ["Kd"] and [w["code"] for w in report["warnings"]] == ["loose"]
+    assert main(["score", str(photo), "--variant", "shanghai"]) == 0
+    assert capsys.readouterr().out.startswith(f"{photo}: 75 points (")
+
+
+def test_score_of_unreadable_images_says_why(
+    fake_models: None, photo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 1x1 image and a one-colour one: a plain message each, the others go on."""
+    tiny, plain = tmp_path / "tiny.png", tmp_path / "plain.png"
+    cv2.imwrite(str(tiny), np.zeros((1, 1, 3), np.uint8))
+    cv2.imwrite(str(plain), np.full((300, 400, 3), 128, np.uint8))
+    args = ["score", str(tiny), str(plain), str(photo), "--variant", "shanghai", "--json"]
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    assert captured.err.strip() == (
+        f"shanghai: error: {tiny}: the image is 1x1 px: too small to show a card "
+        "(at least 64 px on each side)"
+    )
+    first, second = (json.loads(x) for x in captured.out.strip().splitlines())
+    assert first["image"] == str(plain) and first["points"] == 0
+    assert [w["code"] for w in first["warnings"]] == ["no-cards"]
+    assert second["points"] == 75
+
+
+def test_text_or_photos_not_both(photo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", str(photo), "7h", "--variant", "shanghai"]) == 2
+    assert "card text or photos, not both" in capsys.readouterr().err
 
 
 def test_score_text_still_works(capsys: pytest.CaptureFixture[str]) -> None:

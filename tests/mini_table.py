@@ -1,0 +1,144 @@
+"""A tiny table for the card-logic and scan tests: cards placed by hand, boxes measured.
+
+`MiniTable` places cards (later ones on top) as rotated rectangles, paints their ids
+into a mask and measures what a perfect detector would report: each face-up card's box
+of visible pixels (when at least 15% shows) and each corner index whose quad is at
+least 75% visible. No renderer, no model: the answers are known by construction.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from shanghai.engine.variants import Rules
+from shanghai.vision.pipeline import FrameReads
+from shanghai.vision.readings import IndexReadings
+
+CARD_W, CARD_H = 63.0, 88.0
+INDEX_CENTRE = (6.5, 13.0)  # from the top-left corner, card units
+INDEX_SIZE = (9.0, 20.0)
+
+
+@dataclass
+class MiniTable:
+    width: int = 1200
+    height: int = 900
+    scale: float = 1.5
+    """Pixels per card unit (a card is 63 x 88 units)."""
+    four_index: bool = False
+    """Cards print their index in all four corners (some bridge decks), not two."""
+    placed: list[tuple[str, float, float, float, bool]] = field(default_factory=list)
+    unreadable: set[int] = field(default_factory=set)
+    """Positions in `placed` of cards whose outline is found but whose indices are not."""
+
+    def card(
+        self,
+        name: str,
+        x: float,
+        y: float,
+        angle: float = 0.0,
+        *,
+        face_up: bool = True,
+        readable: bool = True,
+    ) -> None:
+        """A card centred at (x, y) pixels, turned `angle` degrees; later cards lie on top.
+        `readable` False: its outline shows but no index is found (blurred, covered)."""
+        if not readable:
+            self.unreadable.add(len(self.placed))
+        self.placed.append((name, x, y, angle, face_up))
+
+    def row(self, names: list[str], x: float, y: float, step: float, angle: float = 0.0) -> None:
+        """Cards left to right (in the card's own frame), each `step` units past the last
+        and lying on it, so each one's top-left index shows."""
+        a = math.radians(angle)
+        for k, name in enumerate(names):
+            off = (k - (len(names) - 1) / 2) * step * self.scale
+            self.card(name, x + off * math.cos(a), y + off * math.sin(a), angle)
+
+    def fan(self, names: list[str], x: float, y: float, spread: float, angle: float = 0.0) -> None:
+        """A hand fanned around a pivot below the cards (in their own frame), the
+        middle card centred at (x, y)."""
+        reach = 120.0 * self.scale
+        a = math.radians(angle)
+        pivot_x, pivot_y = x - reach * math.sin(a), y + reach * math.cos(a)
+        for k, name in enumerate(names):
+            t = -spread / 2 + spread * k / max(1, len(names) - 1)
+            r = math.radians(t + angle)
+            self.card(name, pivot_x + reach * math.sin(r), pivot_y - reach * math.cos(r), t + angle)
+
+    def _quad(self, x: float, y: float, angle: float, local: np.ndarray) -> np.ndarray:
+        a = math.radians(angle)
+        rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        return (local - [CARD_W / 2, CARD_H / 2]) * self.scale @ rot.T + [x, y]
+
+    def measure(self) -> tuple[IndexReadings, np.ndarray]:
+        mask = np.zeros((self.height, self.width), np.int32)
+        corners = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float64)
+        quads = []
+        for ident, (_, x, y, angle, _) in enumerate(self.placed, start=1):
+            quad = self._quad(x, y, angle, corners)
+            quads.append(quad)
+            cv2.fillPoly(mask, [np.round(quad).astype(np.int32)], ident)
+        boxes, names, index_boxes = [], [], []
+        for ident, (name, x, y, angle, face_up) in enumerate(self.placed, start=1):
+            if not face_up:
+                continue
+            full = np.zeros_like(mask, np.uint8)
+            cv2.fillPoly(full, [np.round(quads[ident - 1]).astype(np.int32)], 1)
+            own = mask == ident
+            if own.sum() >= 0.15 * full.sum():
+                ys, xs = np.nonzero(own)
+                boxes.append([xs.min(), ys.min(), xs.max() + 1, ys.max() + 1])
+            if ident - 1 in self.unreadable:
+                continue
+            cx, cy = INDEX_CENTRE
+            w, h = INDEX_SIZE
+            centres = [(cx, cy), (CARD_W - cx, CARD_H - cy)]
+            if self.four_index:
+                centres += [(CARD_W - cx, cy), (cx, CARD_H - cy)]
+            for centre in centres:
+                local = np.array(
+                    [
+                        [centre[0] - w / 2, centre[1] - h / 2],
+                        [centre[0] + w / 2, centre[1] - h / 2],
+                        [centre[0] + w / 2, centre[1] + h / 2],
+                        [centre[0] - w / 2, centre[1] + h / 2],
+                    ]
+                )
+                iq = self._quad(x, y, angle, local)
+                area = np.zeros_like(mask, np.uint8)
+                cv2.fillPoly(area, [np.round(iq).astype(np.int32)], 1)
+                if area.sum() and (own & (area > 0)).sum() >= 0.75 * area.sum():
+                    index_boxes.append([*iq.min(axis=0), *iq.max(axis=0)])
+                    names.append(name)
+        readings = IndexReadings(
+            np.asarray(index_boxes, np.float32).reshape(-1, 4),
+            tuple(names),
+            np.full(len(names), 0.9, np.float32),
+        )
+        return readings, np.asarray(boxes, np.float32).reshape(-1, 4)
+
+
+class TableReader:
+    """Stands in for the models (`vision.scan.FrameReader`): every frame shows `table`,
+    read perfectly (confidence `confidence` for every index), so a scan runs the whole
+    scan contract after the models on answers known by construction."""
+
+    def __init__(self, table: MiniTable, confidence: float = 0.9) -> None:
+        self.table = table
+        self.confidence = confidence
+
+    @property
+    def name(self) -> str:
+        return "mini table"
+
+    def read_frame(self, frame: np.ndarray, rules: Rules | None = None) -> FrameReads:  # type: ignore[type-arg]
+        readings, boxes = self.table.measure()
+        readings = IndexReadings(
+            readings.xyxy, readings.names, np.full(len(readings), self.confidence, np.float32)
+        )
+        return FrameReads(readings, boxes, np.zeros((0, 4), np.float32), ())

@@ -1,0 +1,227 @@
+"""The scan contract: a photo, the game's rules and what the photo shows -> the cards,
+where they go, and what a person must check.
+
+`PhotoScanner.scan` is the one way a still photo becomes cards: `shanghai scan`,
+`score` and `check`, the server's round-end scans and dispute photos all call it, so the
+same photo gives the same cards, points and verdicts everywhere. Its result is a
+`TableSnapshot` of engine types, each card with its confidence, box and `sure` flag,
+and `warnings` specific enough to act on.
+
+What the photo shows (`PhotoKind`) decides the placement:
+- `hand`: every card read is that player's hand, wherever it lies in the photo;
+- `lay-down`: rows and fans of overlapping cards are melds (table order); a card lying
+  on its own is `loose` ("not part of a meld"), never a one-card meld;
+- `table`: seats by sector around the table (`seats`), each with melds and a hand.
+
+Honesty before accuracy: a scan says what it could not read (card outlines without a
+read, reads below `SURE_READ`, copies beyond the shoe, a likely joker not read, a photo
+too dark, blurred or small, no card at all), and a warning on a photo read right is a
+cost too, so each warning fires only on evidence of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from shanghai.engine.variants import Rules
+
+from .image_checks import ImageQuality, ScanInputError, assess, check_size
+from .pipeline import MIN_READ, CardPipeline, FrameReads
+from .reconstruct import Reconstructor
+from .snapshot import PhotoKind, ScanWarning, SeatSnapshot, SeenCard, TableSnapshot
+from .zones import ZoneConfig
+
+__all__ = ["SURE_READ", "FrameReader", "PhotoKind", "PhotoScanner", "ScanInputError"]
+
+Frame = npt.NDArray[np.uint8]
+SURE_READ = 0.7
+"""Least confidence (locating x reading) of a read the scan proposes without asking;
+reads between `MIN_READ` and this are proposed but marked unsure. Chosen on the
+validation split with `tests/benchmarks/scan_eval.py --split val --sweep`."""
+SMALL_INDEX_PX = 14.0
+"""Median index length (long side, pixels) under which cards are too small to read
+reliably (a whole-table webcam view puts indices at 8-14 px, where most go unread)."""
+JOKER = "JK"
+ROLES = {PhotoKind.HAND: "hand", PhotoKind.LAY_DOWN: "melds", PhotoKind.TABLE: "auto"}
+
+
+class FrameReader(Protocol):
+    """What a scan needs from the models (`pipeline.CardModels`); tests give a table
+    whose boxes are known by construction instead."""
+
+    @property
+    def name(self) -> str: ...
+
+    def read_frame(self, frame: Frame, rules: Rules | None = None) -> FrameReads: ...
+
+
+@dataclass(frozen=True)
+class PhotoScanner:
+    """Loaded models plus the scan rules; `scan` is safe to call from several threads
+    (ONNX Runtime sessions are)."""
+
+    models: FrameReader
+    sure: float = SURE_READ
+
+    @classmethod
+    def load(
+        cls,
+        models_dir: str | Path | None = None,
+        *,
+        threads: int | None = None,
+        zoom: float = 2.0,
+        min_read: float = MIN_READ,
+        sure: float = SURE_READ,
+    ) -> PhotoScanner:
+        """Models for still photos: the small-card zoom pass and two reads per index
+        (`CardPipeline.load`). Raises `pipeline.ModelMissingError` without models."""
+        pipeline = CardPipeline.load(models_dir, threads=threads, zoom=zoom, min_read=min_read)
+        return cls(pipeline.models, sure)
+
+    @property
+    def name(self) -> str:
+        return self.models.name
+
+    def scan(
+        self,
+        image: Frame,
+        *,
+        rules: Rules | None = None,
+        kind: PhotoKind = PhotoKind.HAND,
+        seats: int = 1,
+        zones: ZoneConfig | None = None,
+    ) -> TableSnapshot:
+        """Read one BGR photo. Raises `ScanInputError` for an image that cannot hold a
+        card (too small, not a colour picture)."""
+        check_size(image)
+        kind = PhotoKind(kind)
+        if kind is not PhotoKind.TABLE and (seats != 1 or zones is not None):
+            raise ValueError("seats and zones describe a whole-table photo (kind 'table')")
+        quality = assess(image)
+        height, width = image.shape[:2]
+        if quality.one_colour:
+            return TableSnapshot(
+                width,
+                height,
+                (),
+                _empty_seats(kind, seats),
+                (ScanWarning("no-cards", "no card found: the image is one plain colour"),),
+                rules,
+                kind,
+            )
+        reads = self.models.read_frame(image, rules)
+        players = seats if kind is PhotoKind.TABLE else 1
+        reconstruct = Reconstructor(rules, players, zones, ROLES[kind])
+        snapshot = reconstruct(reads.readings, reads.card_xyxy, width, height)
+        snapshot = _place(snapshot, kind)
+        return self._judged(snapshot, reads, quality)
+
+    def _judged(
+        self, snapshot: TableSnapshot, reads: FrameReads, quality: ImageQuality
+    ) -> TableSnapshot:
+        """Mark unsure reads and add the scan's own warnings to the reconstruction's."""
+        cards = tuple(replace(c, sure=c.confidence >= self.sure) for c in snapshot.cards)
+        warnings = [w for w in snapshot.warnings if w.code != "outside" or len(snapshot.seats) > 1]
+        unsure = [i for i, c in enumerate(cards) if not c.sure]
+        if unsure:
+            names = ", ".join(str(cards[i].card) for i in unsure)
+            warnings.append(
+                ScanWarning(
+                    "unsure",
+                    f"{_count(len(unsure), 'read')} unsure ({names}): check "
+                    + ("it" if len(unsure) == 1 else "them"),
+                    tuple(unsure),
+                )
+            )
+        if _joker_unread(reads, cards, snapshot.unread):
+            warnings.append(
+                ScanWarning("joker", "a card looks like a joker but could not be read: add it")
+            )
+        if snapshot.loose and snapshot.kind is PhotoKind.LAY_DOWN:
+            names = " ".join(str(cards[i].card) for i in snapshot.loose)
+            warnings.append(
+                ScanWarning(
+                    "loose",
+                    f"not part of a meld: {names} (a meld is a row or fan of overlapping cards)",
+                    snapshot.loose,
+                )
+            )
+        located = len(cards) + len(snapshot.unread) + len(reads.unread_xyxy)
+        if quality.dark:
+            warnings.append(ScanWarning("dark", "the photo is too dark to read well: add light"))
+        if quality.blurred and (not cards or snapshot.unread or unsure):
+            warnings.append(ScanWarning("blurred", "the photo is blurred: hold still and retake"))
+        if located and _index_height(reads) < SMALL_INDEX_PX:
+            warnings.append(
+                ScanWarning(
+                    "small",
+                    "the cards are too small in the photo to read well: come closer",
+                )
+            )
+        if not cards and not snapshot.unread:
+            warnings.append(ScanWarning("no-cards", "no card found in the photo"))
+        return replace(snapshot, cards=cards, warnings=tuple(warnings))
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' if n != 1 else ''} {'is' if n == 1 else 'are'}"
+
+
+def _empty_seats(kind: PhotoKind, seats: int) -> tuple[SeatSnapshot, ...]:
+    count = seats if kind is PhotoKind.TABLE else 1
+    return tuple(SeatSnapshot(s, (), ()) for s in range(count))
+
+
+def _place(snapshot: TableSnapshot, kind: PhotoKind) -> TableSnapshot:
+    """Where the cards go for what the photo shows (see the module's docstring)."""
+    every = tuple(sorted(range(len(snapshot.cards)), key=lambda i: snapshot.cards[i].xyxy[0]))
+    if kind is PhotoKind.HAND:
+        return replace(snapshot, seats=(SeatSnapshot(0, (), every),), kind=kind)
+    if kind is PhotoKind.LAY_DOWN:
+        seat = snapshot.seats[0] if snapshot.seats else SeatSnapshot(0, (), ())
+        melds = tuple(m for m in seat.melds if len(m) > 1)
+        placed = {i for m in melds for i in m}
+        loose = tuple(i for i in every if i not in placed)
+        return replace(snapshot, seats=(SeatSnapshot(0, melds, ()),), loose=loose, kind=kind)
+    return replace(snapshot, kind=kind)
+
+
+def _inside(points: npt.NDArray[np.float32], boxes: Sequence[Sequence[float]]) -> np.ndarray:
+    """(P,) True where a point lies in any of the boxes."""
+    if not len(boxes) or not len(points):
+        return np.zeros(len(points), dtype=bool)
+    b = np.asarray(boxes, dtype=np.float32).reshape(-1, 4)
+    x, y = points[:, 0:1], points[:, 1:2]
+    return np.asarray(
+        ((x >= b[:, 0]) & (x <= b[:, 2]) & (y >= b[:, 1]) & (y <= b[:, 3])).any(axis=1)
+    )
+
+
+def _joker_unread(
+    reads: FrameReads, cards: Sequence[SeenCard], unread: Sequence[Sequence[float]]
+) -> bool:
+    """An index located but not read, whose best guess is the joker, lying on no card
+    read (on a card outline left unread, or on no outline at all)."""
+    if not reads.unread_best:
+        return False
+    centres = (reads.unread_xyxy[:, :2] + reads.unread_xyxy[:, 2:]) / 2
+    on_read = _inside(centres, [c.xyxy for c in cards if str(c.card) != JOKER])
+    return any(
+        name == JOKER and not on
+        for name, on in zip(reads.unread_best, on_read.tolist(), strict=True)
+    ) and (len(unread) > 0 or not cards)
+
+
+def _index_height(reads: FrameReads) -> float:
+    """Median long side of the index boxes located (read or not), in pixels."""
+    boxes = np.concatenate([reads.readings.xyxy, reads.unread_xyxy]).reshape(-1, 4)
+    if not len(boxes):
+        return float("inf")
+    sides = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    return float(np.median(sides))
