@@ -8,9 +8,10 @@ same face on the table more than once. The rules, in order:
    four corners of a parallelogram; two on a diagonal whose card matches the box
    (`min_fill` IoU) with no other card's index on its face; or, in a frame showing a
    four-index card, two along a long side, with a twin pair beside them, their card
-   holding the box (`max_overhang`). Two copies of a card from two decks never pass
-   this: in a row the cards between them lie on the face; loose, they lie in two
-   different boxes.
+   holding the box (`max_overhang`). Failing a fit, same-name indices that are the only
+   indices of one outline, and lie in no other, are one card too (the outline decides,
+   not the distance). Two copies of a card from two decks never pass this: in a row
+   the cards between them lie on the face; loose, they lie in two different boxes.
 2. **Copies stay copies.** Everything not merged is its own card, so two 7h are two.
    A card showing one index gets the box its pose fits (`card_fit.lone_fits`, turned
    near the whole cards around it), the assignment of least total cost over all of
@@ -165,6 +166,7 @@ class CardIdentifier:
         centers = readings.centers
         inside = _contains(boxes, centers, self.box_margin)
         groups, group_fit = self._merge_corners(readings, boxes, inside)
+        self._merge_by_outline(readings, boxes, inside, groups, group_fit)
         lone = self._lone_boxes(readings, boxes, inside, groups, group_fit)
         warnings: list[ScanWarning] = []
         ignored = 0
@@ -252,6 +254,44 @@ class CardIdentifier:
             )
             self._union_fits(sides, groups, group_fit, centers)
         return groups, group_fit
+
+    def _merge_by_outline(
+        self,
+        readings: IndexReadings,
+        boxes: FloatArray,
+        inside: npt.NDArray[np.bool_],
+        groups: _Groups,
+        group_fit: dict[int, PairFit],
+    ) -> None:
+        """Same-name indices alone in one card outline are one card, when no corner fit
+        took them: a photo's perspective or a bent card can spoil the fit of the card a
+        pair implies, but two copies of a card are two outlines. So: an outline whose
+        indices all read the same name and lie in no other outline, far enough apart to
+        be corners of one card, holds one card (read in 5 of 53 real one-card photos as
+        two cards before this rule)."""
+        used = {f.box for f in group_fit.values()}
+        centers = readings.centers.astype(np.float64)
+        for k in range(len(boxes)):
+            members = [int(i) for i in np.nonzero(inside[:, k])[0]]
+            if k in used or not 2 <= len(members) <= self.max_corners:
+                continue
+            if len({readings.names[i] for i in members}) != 1:
+                continue
+            if inside[members].sum(axis=1).max() > 1:
+                continue  # an index in two outlines may be a second copy's own
+            roots = {groups.find(i) for i in members}
+            if len(roots) < 2 or any(r in group_fit for r in roots):
+                continue
+            x1, y1, x2, y2 = (float(v) for v in boxes[k])
+            length = max(x2 - x1, y2 - y1)
+            if not self._spread_ok(centers, members, length):
+                continue
+            for i in members[1:]:
+                groups.union(members[0], i)
+            axis = (0.0, 1.0) if y2 - y1 >= x2 - x1 else (1.0, 0.0)
+            group_fit[groups.find(members[0])] = PairFit(
+                1.0, members[0], members[-1], k, axis, length, True
+            )
 
     def _union_fits(
         self,

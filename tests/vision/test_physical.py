@@ -26,6 +26,20 @@ def test_two_corners_of_one_card_count_once(mini_table) -> None:  # type: ignore
         assert len(found.cards[0].index_xyxy) == 2
 
 
+def test_one_outline_with_both_corners_is_one_card_even_when_no_pose_fits(mini_table) -> None:  # type: ignore[no-untyped-def]
+    """A phone photo in perspective: the card's outline is longer than the card its two
+    corners imply (no pair fit), yet one outline holding both corners is one card."""
+    for angle in (0.0, 30.0, 90.0):
+        table = mini_table()
+        table.card("7h", 600, 450, angle)
+        readings, boxes = table.measure()
+        cx, cy = (boxes[0, :2] + boxes[0, 2:]) / 2
+        half = (boxes[0, 2:] - boxes[0, :2]) / 2 * np.array([1.0, 2.2])
+        skewed = np.array([[cx - half[0], cy - half[1], cx + half[0], cy + half[1]]], np.float32)
+        found = CardIdentifier().identify(readings, skewed)
+        assert _names(found) == ["7h"], angle
+
+
 def test_two_identical_cards_stay_two(mini_table) -> None:  # type: ignore[no-untyped-def]
     table = mini_table()
     table.card("7h", 300, 450, 10)
