@@ -289,10 +289,10 @@ def _print_snapshot(label: str, snapshot: TableSnapshot) -> None:
     print(f"{label}: {count} card{'s' if count != 1 else ''}" + (f": {names}" if names else ""))
     for meld in data["melds"]:
         verdict = ""
-        if "legal" in meld:
+        if "valid" in meld:
             verdict = (
                 f" — ok, {meld['description']}"
-                if meld["legal"]
+                if meld["valid"]
                 else f" — NOT LEGAL: {'; '.join(meld['reasons'])}"
             )
         print(f"  seat {meld['seat']} meld: {' '.join(meld['cards'])}{verdict}")

@@ -77,8 +77,8 @@ class SnapshotOverlay:
                 boxes = [snapshot.cards[i].xyxy for i in meld]
                 if verdicts:
                     verdict = verdicts[k]
-                    colour = GREEN if verdict.legal else RED
-                    text = "legal" if verdict.legal else verdict.reasons[0]
+                    colour = GREEN if verdict.valid else RED
+                    text = "legal" if verdict.valid else verdict.reasons[0]
                 else:
                     colour, text = GREY, "meld"
                 at = _outline(image, boxes, colour, width * 2)

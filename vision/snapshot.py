@@ -15,14 +15,13 @@ from enum import StrEnum
 from typing import Any
 
 from shanghai.engine.cards import Card
-from shanghai.engine.contracts import LayDownReport, check_lay_down
+from shanghai.engine.contracts import LayDownReport, MeldVerdict, check_lay_down
 from shanghai.engine.errors import IllegalMeldError, ShanghaiError
-from shanghai.engine.melds import Meld, check_meld
+from shanghai.engine.melds import check_meld
 from shanghai.engine.scoring import HandScore, score_hand
 from shanghai.engine.variants import Rules
 
 __all__ = [
-    "MeldVerdict",
     "PhotoKind",
     "ScanWarning",
     "SeatSnapshot",
@@ -74,25 +73,16 @@ class SeenCard:
     sure: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class MeldVerdict:
-    """The engine's word on one meld as it lies: the `Meld` if legal, else reasons."""
-
-    meld: Meld | None
-    reasons: tuple[str, ...]
-
-    @property
-    def legal(self) -> bool:
-        return self.meld is not None
-
-
 def meld_verdict(cards: Sequence[Card], rules: Rules, *, at_lay_down: bool = False) -> MeldVerdict:
-    """Check cards in table order. Round-end melds may have grown by lay-offs, so the
-    default uses the variant's limits for melds after the lay-down."""
+    """The engine's verdict (`contracts.MeldVerdict`: one type with one key, `valid`,
+    for the CLI, the API and the overlays) on cards in table order. Round-end melds may
+    have grown by lay-offs, so the default uses the variant's limits for melds after
+    the lay-down."""
     try:
-        return MeldVerdict(check_meld(cards, rules, ordered=True, at_lay_down=at_lay_down), ())
+        meld = check_meld(cards, rules, ordered=True, at_lay_down=at_lay_down)
+        return MeldVerdict(tuple(cards), meld, None)
     except IllegalMeldError as exc:
-        return MeldVerdict(None, tuple(exc.reasons))
+        return MeldVerdict(tuple(cards), None, None, tuple(exc.reasons))
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +162,7 @@ class TableSnapshot:
                 for meld_json, verdict in zip(
                     entry["melds"], self.meld_verdicts(seat), strict=True
                 ):
-                    meld_json["legal"] = verdict.legal
+                    meld_json["valid"] = verdict.valid
                     meld_json["reasons"] = list(verdict.reasons)
                     if verdict.meld is not None:
                         meld_json["description"] = verdict.meld.describe(self.rules.variant.family)

@@ -38,7 +38,7 @@ def test_a_row_is_one_meld_in_table_order_with_the_joker_in_place(mini_table, an
     snapshot = Reconstructor(RULES, role="melds")(*table.measure(), table.width, table.height)
     assert _melds(snapshot) == [" ".join(run)]
     verdict = snapshot.meld_verdicts(_seat(snapshot))[0]
-    assert verdict.legal and verdict.meld is not None
+    assert verdict.valid and verdict.meld is not None
     assert "JK as 6 of hearts" in verdict.meld.describe()
 
 
@@ -77,7 +77,7 @@ def test_an_illegal_meld_stays_a_meld_with_reasons(mini_table) -> None:  # type:
         " ".join(map(str, cards)): v
         for cards, v in zip(snapshot.meld_cards(seat), snapshot.meld_verdicts(seat), strict=True)
     }
-    assert not verdicts["9s 9d 8c"].legal and verdicts["9s 9d 8c"].reasons
+    assert not verdicts["9s 9d 8c"].valid and verdicts["9s 9d 8c"].reasons
     assert _hand(snapshot) == ["Kd"]
 
 

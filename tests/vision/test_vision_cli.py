@@ -91,7 +91,7 @@ def test_scan_json_one_object_per_image(
     assert sorted(c["card"] for c in data["cards"]) == ["4h", "5h", "7h", "JK", "Kd"]
     assert all(0 <= c["confidence"] <= 1 for c in data["cards"])
     assert [m["cards"] for m in data["melds"]] == [["4h", "5h", "JK", "7h"]]
-    assert data["melds"][0]["legal"] is True
+    assert data["melds"][0]["valid"] is True
     assert data["hands"][0]["cards"] == ["Kd"] and data["hands"][0]["points"] == 10
 
 
