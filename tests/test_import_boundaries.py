@@ -90,3 +90,69 @@ def test_checker_catches_forbidden_imports(tmp_path: Path) -> None:
     assert layering_violations(tmp_path, "engine") == [
         "engine/sub/probe.py:3 imports shanghai.vision"
     ]
+
+
+def _from_imports(root: Path, path: Path) -> list[tuple[str, list[str]]]:
+    """(module, names imported from it) for every import in a file (relative resolved)."""
+    names_at = {
+        node.lineno: [a.name for a in node.names]
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path)))
+        if isinstance(node, ast.ImportFrom)
+    }
+    return [(module, names_at.get(line, [])) for line, module in _imports(root, path)]
+
+
+def import_cycles(root: Path, packages: tuple[str, ...]) -> list[list[str]]:
+    """Cycles among the project's modules, function-level imports included (a lazy
+    import still ties two modules together). Each cycle once, as module names."""
+    modules = {
+        f"shanghai.{'.'.join(path.relative_to(root).with_suffix('').parts)}": path
+        for package in packages
+        for path in sorted((root / package).rglob("*.py"))
+    }
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        edges = set()
+        for module, names in _from_imports(root, path):
+            # `from x import y` names a submodule x.y, or a name defined in x
+            for candidate in [f"{module}.{n}" for n in names] or [module]:
+                found = candidate if candidate in modules else module
+                if found in modules and found != name:
+                    edges.add(found)
+        graph[name] = edges
+    cycles: list[list[str]] = []
+    seen: set[frozenset[str]] = set()
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                cycle = stack[stack.index(nxt) :]
+                if frozenset(cycle) not in seen:
+                    seen.add(frozenset(cycle))
+                    cycles.append(cycle)
+            elif nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+    return cycles
+
+
+def test_no_import_cycles() -> None:
+    cycles = import_cycles(ROOT, (*PACKAGES, "cli"))
+    assert not cycles, "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_cycle_checker_finds_a_lazy_cycle(tmp_path: Path) -> None:
+    (tmp_path / "cli").mkdir()
+    (tmp_path / "cli" / "a.py").write_text("from .b import run\n")
+    (tmp_path / "cli" / "b.py").write_text("def run():\n    from . import a\n")
+    (tmp_path / "cli" / "c.py").write_text("from .b import run\n")
+    assert import_cycles(tmp_path, ("cli",)) == [["shanghai.cli.a", "shanghai.cli.b"]]
