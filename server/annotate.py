@@ -15,7 +15,7 @@ __all__ = ["GREEN", "GREY", "ORANGE", "RED", "draw_cards", "encode_jpeg"]
 Colour = tuple[int, int, int]
 GREEN: Colour = (60, 180, 60)
 RED: Colour = (40, 40, 220)
-GREY: Colour = (200, 160, 40)
+GREY: Colour = (140, 140, 140)
 ORANGE: Colour = (0, 140, 255)
 """Unsure reads and card outlines left unread: what the person must check."""
 MAX_SIDE = 1600

@@ -63,6 +63,23 @@ function splitCards(text) {
   return text.replace(/,/g, " ").split(/\s+/).filter(Boolean);
 }
 
+// What a scan says must be checked (`warnings` of a scan or a dispute photo), shown plainly;
+// nothing at all when there is nothing to check.
+function warningBox(warnings, title) {
+  if (!warnings || !warnings.length) return null;
+  return el("div", { class: "warnings", role: "status" },
+    el("strong", { text: title }),
+    el("ul", {}, warnings.map((w) => el("li", { "data-code": w.code, text: w.message }))));
+}
+
+function busyLine() {
+  return el("p", { class: "busy", role: "status", text: "Reading the cards…" });
+}
+
+function plural(n, noun) {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 function deckFor(family) {
   if (family === "rook") {
     const cards = [];
@@ -338,19 +355,39 @@ function playerHand(game, round, player, hand) {
   function editor(correcting) {
     const node = el("div", { class: "player", id: `player-${player.seat}`, "data-player": player.name });
     let scanId = null;
+    let scanned = null; // the last scan's answer: its cards (with `sure`) and warnings
     const input = el("input", { type: "text", class: "cards-input", "aria-label": `${player.name}'s cards`,
       placeholder: "e.g. 7h 10s JK", value: hand ? hand.cards.join(" ") : "" });
     const chips = el("div", { class: "chips" });
     const pts = el("span", { class: "points" });
     const message = el("p", { class: "error" });
     const blind = el("input", { type: "checkbox", class: "blind" });
-    const evidence = el("div");
+    const evidence = el("div", { class: "evidence-box" });
+    const notes = el("div", { class: "scan-notes" });
+    const busy = busyLine();
+    busy.hidden = true;
+    const question = el("div", { class: "ask", role: "alertdialog", "aria-labelledby": `ask-out-${player.seat}`, hidden: true,
+      onkeydown: (event) => { if (event.key === "Escape") { question.hidden = true; input.focus(); } } });
+    // Reads below the sure level, by name: a chip with such a card is marked until removed.
+    const unsureReads = () => {
+      const counts = {};
+      for (const card of scanned ? scanned.cards : []) if (!card.sure) counts[card.card] = (counts[card.card] || 0) + 1;
+      return counts;
+    };
     const refresh = async () => {
       const cards = splitCards(input.value);
-      chips.replaceChildren(...cards.map((c, i) => el("span", {
-        class: `chip ${isRed(c) ? "red" : ""}`, title: "remove", text: cardLabel(c),
-        onclick: () => { cards.splice(i, 1); input.value = cards.join(" "); refresh(); },
-      })));
+      const unsure = unsureReads();
+      question.hidden = true;
+      chips.replaceChildren(...cards.map((c, i) => {
+        const doubt = unsure[c] > 0;
+        if (doubt) unsure[c] -= 1;
+        return el("button", {
+          type: "button", class: `chip${isRed(c) ? " red" : ""}${doubt ? " unsure" : ""}`,
+          title: doubt ? "unsure read: check it (click to remove)" : "remove",
+          "aria-label": doubt ? `${c}, unsure: check it` : `${c}, remove`,
+          onclick: () => { cards.splice(i, 1); input.value = cards.join(" "); refresh(); },
+        }, cardLabel(c), doubt ? el("span", { class: "doubt", "aria-hidden": "true", text: "?" }) : null);
+      }));
       try {
         const result = await api("POST", `/api/games/${game.id}/points`, { cards: input.value });
         pts.textContent = `${result.points} pts`;
@@ -366,23 +403,43 @@ function playerHand(game, round, player, hand) {
       onclick: () => { input.value = [...splitCards(input.value), c].join(" "); refresh(); },
     })));
     const photo = el("input", { type: "file", accept: "image/*", capture: "environment", class: "scan-file", hidden: true });
+    const photoButton = el("button", { type: "button", class: "secondary scan-photo", text: "Photo", onclick: () => photo.click() });
+    const liveButton = el("button", { type: "button", class: "secondary scan-live", text: "Scan from camera", onclick: () => fromLive() });
+    const saveButton = el("button", { type: "button", class: "save", text: correcting ? "Save correction" : "Confirm", onclick: () => save(false) });
+    const setBusy = (on) => {
+      busy.hidden = !on;
+      photoButton.disabled = liveButton.disabled = saveButton.disabled = on;
+    };
     const scan = async (blob, source) => {
       const form = new FormData();
       form.append("player", String(player.seat));
       form.append("source", source);
       form.append("image", blob, "hand.jpg");
+      message.textContent = "";
+      question.hidden = true;
+      setBusy(true);
       try {
         const result = await api("POST", `/api/games/${game.id}/rounds/${round.number}/scans`, form);
         scanId = result.id;
+        scanned = result;
         input.value = result.proposed.join(" ");
+        const unsure = result.cards.some((c) => !c.sure);
         evidence.replaceChildren(el("img", { class: "evidence", src: result.annotated_url, alt: "scanned cards" }),
-          el("p", { class: "muted", text: "Check the cards: click one to remove it, add any missed, then confirm." }));
+          el("p", { class: "muted", text: unsure
+            ? "Check the cards, above all those marked ?: click one to remove it, add any missed, then confirm."
+            : "Check the cards: click one to remove it, add any missed, then confirm." }));
+        notes.replaceChildren(warningBox(result.warnings, "Check before confirming:") || "");
         refresh();
       } catch (error) {
         message.textContent = error.message;
+      } finally {
+        setBusy(false);
       }
     };
-    photo.addEventListener("change", () => photo.files.length && scan(photo.files[0], "upload"));
+    photo.addEventListener("change", () => {
+      if (photo.files.length) scan(photo.files[0], "upload");
+      photo.value = ""; // the same photo again is a new scan
+    });
     const fromLive = () => {
       const video = live && live.video;
       if (!video || !video.videoWidth) { message.textContent = "Start the camera first (or upload a photo)."; return; }
@@ -392,27 +449,48 @@ function playerHand(game, round, player, hand) {
       grab.getContext("2d").drawImage(video, 0, 0);
       grab.toBlob((blob) => scan(blob, "live"), "image/jpeg", 0.9);
     };
-    const save = async () => {
+    // An empty hand from a scan that saw cards (or could not be trusted) is asked first.
+    const askOut = () => {
+      const read = scanned.cards.map((c) => cardLabel(c.card)).join(" ");
+      question.replaceChildren(
+        el("p", { id: `ask-out-${player.seat}`, class: "question", text: `No cards left: did ${player.name} go out?` }),
+        el("p", { class: "muted", text: scanned.cards.length
+          ? `The scan read ${plural(scanned.cards.length, "card")}: ${read}.`
+          : `The scan said: ${scanned.warnings[0].message}.` }),
+        el("div", { class: "row" },
+          el("button", { type: "button", class: "confirm-out", text: `Yes, ${player.name} went out`,
+            onclick: () => { question.hidden = true; save(true); } }),
+          el("button", { type: "button", class: "secondary cancel-out", text: "Cancel",
+            onclick: () => { question.hidden = true; input.focus(); } })));
+      question.hidden = false;
+      question.querySelector(".confirm-out").focus();
+    };
+    const save = async (confirmOut) => {
       message.textContent = "";
+      const empty = splitCards(input.value).length === 0;
+      const doubtful = scanned && (scanned.cards.length > 0 || scanned.warnings.length > 0);
+      if (!correcting && scanId !== null && empty && doubtful && !confirmOut) {
+        askOut();
+        return;
+      }
       const body = { cards: input.value, blind: blind.checked };
       try {
         if (correcting) await api("PUT", `/api/games/${game.id}/rounds/${round.number}/hands/${player.seat}`, body);
-        else await api("POST", `/api/games/${game.id}/rounds/${round.number}/hands`, { ...body, player: player.seat, scan_id: scanId });
+        else {
+          await api("POST", `/api/games/${game.id}/rounds/${round.number}/hands`,
+            { ...body, player: player.seat, scan_id: scanId, confirm_out: confirmOut && empty });
+        }
         await refreshTable(game.id);
       } catch (error) {
         message.textContent = error.message;
       }
     };
     node.append(el("h3", {}, el("span", { text: player.name }), pts),
-      el("div", { class: "row" },
-        el("button", { type: "button", class: "secondary", text: "Photo", onclick: () => photo.click() }),
-        el("button", { type: "button", class: "secondary scan-live", text: "Scan from camera", onclick: fromLive }),
-        photo),
-      evidence, input, chips,
+      el("div", { class: "row" }, photoButton, liveButton, photo),
+      busy, evidence, notes, input, chips,
       el("details", {}, el("summary", { text: "Pick cards" }), picker),
       el("label", { class: "muted" }, blind, " went out blind (all cards in one play)"),
-      el("button", { type: "button", class: "save", text: correcting ? "Save correction" : "Confirm", onclick: save }),
-      message);
+      saveButton, question, message);
     refresh();
     return node;
   }
@@ -448,18 +526,31 @@ function disputePanel(game) {
   const input = el("input", { type: "text", id: "check-cards", placeholder: "7h 7s 7c | 4d 5d 6d 7d" });
   const photo = el("input", { type: "file", accept: "image/*", capture: "environment", id: "check-photo" });
   const result = el("div", { id: "check-result" });
-  const show = (report) => {
+  const checkButton = el("button", { type: "button", id: "check-button", text: "Check", onclick: () => check() });
+  // A photo's answer also brings its melds as text (put in the field, to edit and check
+  // again), the cards lying outside every meld, and what to check.
+  const show = (report, photoAnswer) => {
+    if (photoAnswer && report.text !== null) input.value = report.text;
     result.replaceChildren(
+      photoAnswer ? warningBox(report.warnings, "Check the photo:") : null,
+      photoAnswer && report.text
+        ? el("p", { class: "muted", text: "The photo's melds are in the lay-down field: correct any card and press Check." })
+        : null,
       el("p", { class: report.valid ? "ok" : "error", text: report.valid ? "Legal lay-down" : "Not a legal lay-down" }),
       ...report.melds.map((m, i) => el("div", { class: `verdict ${m.valid ? "valid" : "invalid"}` },
         el("strong", { text: `Meld ${i + 1}: ${m.cards.map(cardLabel).join(" ")}` }), " — ",
         m.valid ? m.description : m.reasons.join("; "))),
+      report.loose && report.loose.length
+        ? el("div", { class: "verdict loose", id: "check-loose" },
+            el("strong", { text: "Not part of a meld: " }),
+            report.loose.map((c) => el("span", { class: `chip${isRed(c) ? " red" : ""}`, text: cardLabel(c) })))
+        : null,
       ...report.reasons.filter((r) => !r.startsWith("meld ")).map((r) => el("p", { class: "error", text: r })),
       report.annotated_jpeg ? el("img", { class: "evidence", src: `data:image/jpeg;base64,${report.annotated_jpeg}`, alt: "checked lay-down" }) : null);
   };
   const check = async () => {
     try {
-      show(await api("POST", `/api/games/${game.id}/rounds/${roundSelect.value}/check`, { cards: input.value }));
+      show(await api("POST", `/api/games/${game.id}/rounds/${roundSelect.value}/check`, { cards: input.value }), false);
     } catch (error) {
       result.replaceChildren(el("p", { class: "error", text: error.message }));
     }
@@ -468,17 +559,22 @@ function disputePanel(game) {
     if (!photo.files.length) return;
     const form = new FormData();
     form.append("image", photo.files[0]);
+    photo.value = ""; // the same photo again is a new check
+    result.replaceChildren(busyLine());
+    photo.disabled = checkButton.disabled = true;
     try {
-      show(await api("POST", `/api/games/${game.id}/rounds/${roundSelect.value}/check-image`, form));
+      show(await api("POST", `/api/games/${game.id}/rounds/${roundSelect.value}/check-image`, form), true);
     } catch (error) {
       result.replaceChildren(el("p", { class: "error", text: error.message }));
+    } finally {
+      photo.disabled = checkButton.disabled = false;
     }
   });
   return el("section", { class: "panel", id: "dispute-panel" },
     el("h2", { text: "Dispute check" }), roundSelect,
     el("label", { for: "check-cards", text: "Lay-down ('|' between melds, or ungrouped)" }), input,
-    el("div", { class: "row" }, el("button", { type: "button", id: "check-button", text: "Check", onclick: check }),
-      el("label", { class: "muted" }, "or a photo: ", photo)),
+    el("div", { class: "row" }, checkButton,
+      el("label", { class: "muted photo-label" }, "or a photo: ", photo)),
     result);
 }
 

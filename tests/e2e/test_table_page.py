@@ -11,46 +11,171 @@
   real, the recognition is not.
 - `test_real_recognition_from_the_camera`: the same with the app's own scanner and the
   shipped model (skipped, saying so, only if `models/cards-*.onnx` are missing).
+- `test_a_scan_to_check_says_what_and_marks_the_card`: a hand photo with a card the
+  scan cannot read and a read below the sure level: "Reading the cards…" while it runs,
+  then every warning of the scan in a visible box and the unsure card's chip marked;
+  a clean scan shows no box.
+- `test_an_empty_hand_from_a_scan_is_asked_before_it_counts_as_out`: confirming no
+  cards after a scan that read some asks "did Ann go out?"; cancel sends nothing,
+  yes records "went out" (with `confirm_out`); a 422 is shown in words.
+- `test_a_dispute_photo_fills_the_lay_down_text`: a lay-down photo puts its melds in the
+  text field, shows the card lying outside every meld and its warning; the text is then
+  edited and checked again.
 
-Screenshots of every page go to out/screenshots/ (git-ignored).
+The stand-in scanner is the real scan contract (`PhotoScanner`) over a table laid by
+hand (`mini_table.MiniTable`), so warnings, unsure reads and loose cards are the scan's
+own. Screenshots go to out/screenshots/ (git-ignored); the scan tests take each at
+phone (390x844) and desktop (1280x800) size.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
+from mini_table import CARD_H, CARD_W, MiniTable
 
 from fake_camera import CARD_SLOTS
-from shanghai.server.scanning import DetectedCard, ScanResult, UnavailableScanner, default_scanner
+from shanghai.engine.variants import Rules
+from shanghai.server.scanning import UnavailableScanner, default_scanner
+from shanghai.vision.pipeline import MIN_READ, FrameReads
+from shanghai.vision.readings import IndexReadings
+from shanghai.vision.scan import SURE_READ, PhotoScanner
+from shanghai.vision.snapshot import PhotoKind, TableSnapshot
 
 pytestmark = pytest.mark.e2e
 TIMEOUT = 15_000
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+SURE, UNSURE = 0.95, (MIN_READ + SURE_READ) / 2
+"""Confidences of the stand-in's reads: sure, and read but below the scan's sure level."""
+
+Frame = np.ndarray  # type: ignore[type-arg]
+Layout = Callable[[int, int], MiniTable]
+"""The table a frame of (width, height) pixels shows."""
 
 
-class StandInScanner:
-    """Not recognition: answers every frame with the cards the fake camera shows."""
+class StandInReader:
+    """Stands in for the models (`vision.scan.FrameReader`): the frame shows `table`,
+    every index read at `SURE`, those of the cards named in `unsure` at `UNSURE`."""
 
-    def __init__(self, cards: list[str]) -> None:
-        self.cards = cards
+    def __init__(self, table: MiniTable, unsure: Collection[str] = ()) -> None:
+        self.table = table
+        self.unsure = frozenset(unsure)
 
     @property
     def name(self) -> str:
         return "stand-in (e2e)"
 
-    def scan(self, image_bgr: np.ndarray) -> ScanResult:  # type: ignore[type-arg]
-        height, width = image_bgr.shape[:2]
-        sx, sy = width / 640, height / 480
-        return ScanResult(
-            cards=tuple(
-                DetectedCard(card=card, confidence=0.97, xyxy=(x0 * sx, y0 * sy, x1 * sx, y1 * sy))
-                for card, (x0, y0, x1, y1) in zip(self.cards, CARD_SLOTS, strict=False)
-            ),
-            model="stand-in",
+    def read_frame(self, frame: Frame, rules: Rules | None = None) -> FrameReads:
+        readings, card_xyxy = self.table.measure()
+        confidence = [UNSURE if name in self.unsure else SURE for name in readings.names]
+        return FrameReads(
+            IndexReadings(readings.xyxy, readings.names, np.asarray(confidence, np.float32)),
+            card_xyxy,
+            np.zeros((0, 4), np.float32),
+            (),
         )
+
+
+class StandInScanner:
+    """Not recognition: the real scan contract (`PhotoScanner`) over a table laid by hand
+    instead of the models. `table` lays the table for each frame's size; `unsure` names
+    the cards read below the sure level; `gate`, when set, holds each hand scan until
+    it is released (to see the page while a scan runs)."""
+
+    def __init__(self, table: Layout, unsure: Collection[str] = ()) -> None:
+        self.table = table
+        self.unsure = frozenset(unsure)
+        self.gate: threading.Event | None = None
+
+    @property
+    def name(self) -> str:
+        return "stand-in (e2e)"
+
+    def scan(
+        self,
+        image: Frame,
+        *,
+        rules: Rules | None = None,
+        kind: PhotoKind = PhotoKind.HAND,
+        seats: int = 1,
+    ) -> TableSnapshot:
+        if self.gate is not None and kind is PhotoKind.HAND:
+            self.gate.wait(TIMEOUT / 1000)
+        height, width = image.shape[:2]
+        reader = StandInReader(self.table(width, height), self.unsure)
+        return PhotoScanner(reader).scan(image, rules=rules, kind=kind, seats=seats)
+
+
+def camera_table(cards: Sequence[str]) -> Layout:
+    """The fake camera's frame: `cards` in its `CARD_SLOTS`, at any frame size."""
+
+    def lay(width: int, height: int) -> MiniTable:
+        sx, sy = width / 640, height / 480
+        _, top, _, bottom = CARD_SLOTS[0]
+        table = MiniTable(width=width, height=height, scale=(bottom - top) * sy / CARD_H)
+        for card, (x0, y0, x1, y1) in zip(cards, CARD_SLOTS, strict=False):
+            table.card(card, (x0 + x1) / 2 * sx, (y0 + y1) / 2 * sy)
+        return table
+
+    return lay
+
+
+def fixed(table: MiniTable) -> Layout:
+    """Every photo shows `table` (the photos uploaded are `photo_of(table)`)."""
+    return lambda width, height: table
+
+
+def hand_table(cards: Sequence[str], *, unread: int = 0) -> MiniTable:
+    """A hand spread out, overlapping left to right (each card's index shows), then
+    `unread` more cards whose outline shows but whose index cannot be read."""
+    table = MiniTable(width=800, height=560, scale=2.6)
+    for k, name in enumerate([*cards, *["Qs"] * unread]):
+        table.card(name, 235 + 110 * k, 280, readable=k < len(cards))
+    return table
+
+
+def photo_of(table: MiniTable) -> bytes:
+    """A JPEG of the table as laid (upright cards only): white cards on felt, later ones
+    on top, each readable card's rank and suit at its index corner, unreadable blank."""
+    image = np.full((table.height, table.width, 3), (50, 110, 45), np.uint8)
+    half_w, half_h = CARD_W * table.scale / 2, CARD_H * table.scale / 2
+    size = table.scale / 2.5
+    for k, (name, x, y, angle, _face_up) in enumerate(table.placed):
+        assert angle == 0, "photo_of draws upright cards only"
+        x0, y0, x1, y1 = (round(v) for v in (x - half_w, y - half_h, x + half_w, y + half_h))
+        cv2.rectangle(image, (x0, y0), (x1, y1), (248, 248, 248), -1)
+        cv2.rectangle(image, (x0, y0), (x1, y1), (110, 110, 110), 1)
+        if k in table.unreadable:
+            continue
+        ink = (40, 40, 190) if name[-1] in "hd" else (30, 30, 30)
+        rank, suit = (name, "") if name == "JK" else (name[:-1], name[-1])
+        for text, top in ((rank, 16), (suit, 30)):
+            at = (x0 + round(3 * table.scale), y0 + round(top * table.scale))
+            cv2.putText(image, text, at, cv2.FONT_HERSHEY_SIMPLEX, size, ink, 2, cv2.LINE_AA)
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    return bytes(jpeg.tobytes())
+
+
+def jpeg_file(data: bytes, name: str = "photo.jpg") -> dict[str, Any]:
+    return {"name": name, "mimeType": "image/jpeg", "buffer": data}
+
+
+def at_both_sizes(page: Any, screenshots: Path, name: str) -> None:
+    """Full-page screenshots at phone and desktop size; on the phone nothing is wider
+    than the screen."""
+    for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        page.set_viewport_size(size)
+        if label == "phone":
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        page.screenshot(path=str(screenshots / f"{name}-{label}.png"), full_page=True)
 
 
 def new_game(page: Any, base: str, players: str = "Ann\nBob\nCy") -> str:
@@ -221,7 +346,7 @@ def test_scoring_from_the_camera_with_a_stand_in_scanner(
     live_server: Callable[..., Any], browser_for: Callable[[list[str]], Any], screenshots: Path
 ) -> None:
     cards = ["7h", "Kc", "Jd"]
-    server = live_server(StandInScanner(cards))
+    server = live_server(StandInScanner(camera_table(cards)))
     page = browser_for(cards).new_page(viewport={"width": 1100, "height": 900})
     game = camera_round(page, server.url, screenshots, "camera-stand-in")
     page.goto(f"{server.url}/#/games/{game}")
@@ -256,3 +381,184 @@ def test_real_recognition_from_the_camera(
         else:
             proposed.append(change["card"])
     assert sorted(proposed) == sorted(cards)
+
+
+def scan_photo(page: Any, seat: int, photo: bytes) -> dict[str, Any]:
+    """Upload a photo of a player's hand; the scan's answer once the page shows it."""
+    box = page.locator(f"#player-{seat}")
+    with page.expect_response(lambda r: r.url.endswith("/scans")) as answer:
+        box.locator(".scan-file").set_input_files(files=[jpeg_file(photo, "hand.jpg")])
+    assert answer.value.status == 201, answer.value.text()
+    box.locator("img.evidence").wait_for(timeout=TIMEOUT)
+    result: dict[str, Any] = answer.value.json()
+    return result
+
+
+def test_a_scan_to_check_says_what_and_marks_the_card(
+    live_server: Callable[..., Any], browser_for: Callable[[list[str]], Any], screenshots: Path
+) -> None:
+    table = hand_table(["7h", "Kd", "9c"], unread=1)
+    scanner = StandInScanner(fixed(table), unsure={"Kd"})
+    scanner.gate = threading.Event()
+    server = live_server(scanner)
+    page = browser_for([]).new_page(viewport=DESKTOP)
+    new_game(page, server.url)
+    ann = page.locator("#player-0")
+
+    # while the scan runs the page says so and its buttons wait
+    with page.expect_response(lambda r: r.url.endswith("/scans"), timeout=TIMEOUT) as answer:
+        ann.locator(".scan-file").set_input_files(files=[jpeg_file(photo_of(table), "hand.jpg")])
+        busy = ann.get_by_role("status").filter(has_text="Reading the cards…")
+        busy.wait_for(timeout=TIMEOUT)
+        assert ann.locator(".scan-photo").is_disabled()
+        assert ann.locator(".scan-live").is_disabled()
+        assert ann.locator(".save").is_disabled()
+        scanner.gate.set()
+    scan = answer.value.json()
+    ann.locator("img.evidence").wait_for(timeout=TIMEOUT)
+    assert busy.count() == 0
+    assert ann.locator(".save").is_enabled()
+
+    # the scan read three cards (Kd unsure) and saw a fourth it could not read
+    assert sorted(scan["proposed"]) == ["7h", "9c", "Kd"]
+    assert [w["code"] for w in scan["warnings"]] == ["unread", "unsure"]
+    assert sorted(ann.locator(".cards-input").input_value().split()) == ["7h", "9c", "Kd"]
+
+    # every warning's message, plainly, in a box the screen reader announces
+    box = ann.locator(".warnings[role=status]")
+    assert box.is_visible()
+    assert box.locator("li").evaluate_all("items => items.map((i) => i.dataset.code)") == [
+        "unread",
+        "unsure",
+    ]
+    assert box.locator("li").all_text_contents() == [w["message"] for w in scan["warnings"]]
+    assert "Kd" in box.locator("li[data-code=unsure]").text_content()
+
+    # the unsure read's chip is marked (orange, '?', said so); the sure ones are not
+    unsure = ann.get_by_role("button", name="Kd, unsure: check it")
+    assert unsure.inner_text() == "K♦?"
+    assert unsure.evaluate("c => getComputedStyle(c).borderTopColor") == "rgb(194, 94, 0)"
+    assert ann.locator(".chips .chip.unsure").count() == 1
+    assert ann.get_by_role("button", name="7h, remove").count() == 1
+    at_both_sizes(page, screenshots, "scan-to-check")
+    ann.screenshot(path=str(screenshots / "scan-to-check-hand.png"))
+
+    # the person adds the card the scan could not read: Kd stays marked until removed
+    ann.locator(".cards-input").fill(ann.locator(".cards-input").input_value() + " Qs")
+    page.wait_for_function(
+        "document.querySelector('#player-0 .points').textContent === '30 pts'", timeout=TIMEOUT
+    )
+    assert ann.locator(".chips .chip.unsure").count() == 1
+    unsure.click()
+    assert ann.locator(".chips .chip.unsure").count() == 0
+
+    # a clean scan shows no warning box and no marked card
+    scanner.table, scanner.unsure, scanner.gate = fixed(hand_table(["5s", "5h"])), frozenset(), None
+    clean = scan_photo(page, 1, photo_of(hand_table(["5s", "5h"])))
+    assert clean["warnings"] == []
+    assert page.locator("#player-1 .warnings").count() == 0
+    assert page.locator("#player-1 .chips .chip.unsure").count() == 0
+    assert sorted(page.locator("#player-1 .cards-input").input_value().split()) == ["5h", "5s"]
+
+
+def test_an_empty_hand_from_a_scan_is_asked_before_it_counts_as_out(
+    live_server: Callable[..., Any], browser_for: Callable[[list[str]], Any], screenshots: Path
+) -> None:
+    table = hand_table(["7h", "9c"])
+    server = live_server(StandInScanner(fixed(table)))
+    page = browser_for([]).new_page(viewport=DESKTOP)
+    game = new_game(page, server.url)
+    sent: list[Any] = []
+    page.on("request", lambda r: sent.append(r) if r.url.endswith("/hands") else None)
+
+    # a 422 from the server is shown in words: only the player out can go out blind
+    bob = page.locator("#player-1")
+    bob.locator(".cards-input").fill("7h")
+    bob.locator(".blind").check()
+    with page.expect_response(lambda r: r.url.endswith("/hands")) as refused:
+        bob.locator(".save").click()
+    assert refused.value.status == 422
+    detail = refused.value.json()["detail"]
+    page.wait_for_function(
+        "(text) => document.querySelector('#player-1 .error').textContent === text",
+        arg=detail,
+        timeout=TIMEOUT,
+    )
+    assert "blind" in detail
+
+    # Ann's photo shows two cards; she confirms none: the page asks first
+    ann = page.locator("#player-0")
+    scan = scan_photo(page, 0, photo_of(table))
+    assert sorted(scan["proposed"]) == ["7h", "9c"]
+    ann.locator(".cards-input").fill("")
+    before = len(sent)
+    ann.locator(".save").click()
+    question = ann.get_by_role("alertdialog", name="No cards left: did Ann go out?")
+    question.wait_for(timeout=TIMEOUT)
+    assert "The scan read 2 cards" in question.inner_text()
+    assert question.locator(".confirm-out").evaluate("b => b === document.activeElement")
+    assert len(sent) == before
+    at_both_sizes(page, screenshots, "went-out-question")
+    ann.screenshot(path=str(screenshots / "went-out-question-hand.png"))
+
+    # cancel: nothing is sent, the hand is still open
+    question.get_by_role("button", name="Cancel").click()
+    assert question.is_hidden()
+    assert len(sent) == before
+    assert ann.locator(".save").is_visible()
+
+    # confirm: recorded as went out, with the scan as evidence
+    ann.locator(".save").click()
+    question.wait_for(timeout=TIMEOUT)
+    saved(page, question.get_by_role("button", name="Yes, Ann went out").click)
+    page.wait_for_selector("#player-0 >> text=Went out ✓ saved", timeout=TIMEOUT)
+    assert len(sent) == before + 1
+    assert sent[-1].post_data_json == {
+        "cards": "",
+        "blind": False,
+        "player": 0,
+        "scan_id": scan["id"],
+        "confirm_out": True,
+    }
+    hand = page.request.get(f"{server.url}/api/games/{game}/rounds/1").json()["hands"][0]
+    assert (hand["player"], hand["went_out"], hand["points"]) == ("Ann", True, 0)
+    assert hand["scan_id"] == scan["id"] and hand["entry"] == "scan"
+    assert sorted(c["card"] for c in hand["corrections"]) == ["7h", "9c"]
+
+
+def test_a_dispute_photo_fills_the_lay_down_text(
+    live_server: Callable[..., Any], browser_for: Callable[[list[str]], Any], screenshots: Path
+) -> None:
+    table = MiniTable(width=960, height=640, scale=1.75)
+    table.row(["7h", "7s", "7c"], 330, 170, step=22)
+    table.row(["4d", "5d", "6d", "7d"], 330, 430, step=22)
+    table.card("Kc", 760, 300)
+    server = live_server(StandInScanner(fixed(table)))
+    page = browser_for([]).new_page(viewport=DESKTOP)
+    new_game(page, server.url)
+    page.select_option("#check-round", "2")
+    with page.expect_response(lambda r: r.url.endswith("/check-image")) as answer:
+        page.set_input_files("#check-photo", files=[jpeg_file(photo_of(table), "melds.jpg")])
+    report = answer.value.json()
+    page.wait_for_selector("#check-result >> text=Legal lay-down", timeout=TIMEOUT)
+
+    # the photo's melds, as text to edit; the loose card and its warning
+    assert report["text"] == "7h 7s 7c | 4d 5d 6d 7d"
+    assert page.input_value("#check-cards") == report["text"]
+    assert page.locator("#check-result .verdict.valid").count() == 2
+    loose = page.locator("#check-loose")
+    assert loose.inner_text().split() == ["Not", "part", "of", "a", "meld:", "K♣"]
+    warnings = page.locator("#check-result .warnings[role=status] li")
+    assert warnings.evaluate_all("items => items.map((i) => i.dataset.code)") == ["loose"]
+    assert warnings.all_text_contents() == [w["message"] for w in report["warnings"]]
+    assert "Kc" in warnings.first.text_content()
+    assert page.locator("#check-result img.evidence").is_visible()
+    at_both_sizes(page, screenshots, "dispute-photo")
+    page.locator("#dispute-panel").screenshot(path=str(screenshots / "dispute-photo-panel.png"))
+
+    # edited and checked again by text: the photo's notes give way to the new verdict
+    page.fill("#check-cards", "7h 7s 7c | 4d 5d 6d 8d")
+    page.click("#check-button")
+    page.wait_for_selector("#check-result >> text=Not a legal lay-down", timeout=TIMEOUT)
+    assert page.locator("#check-result .warnings").count() == 0
+    assert page.locator("#check-loose").count() == 0

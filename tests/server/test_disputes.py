@@ -97,11 +97,11 @@ def test_photo_of_a_lay_down_is_judged_and_annotated(
         x, y = round(box[0]), round(box[1])
         return annotated[y - 8 : y - 4, x + 2 : x + 8].reshape(-1, 3).mean(axis=0)
 
-    # the legal set is labelled green, the broken run red, the loose card grey-blue (BGR)
+    # the legal set is labelled green, the broken run red, the loose card grey (BGR)
     set_label, run_label, loose_label = label_colour("7c"), label_colour("9d"), label_colour("Kc")
     assert set_label[1] > set_label[2] + 60
     assert run_label[2] > run_label[1] + 60
-    assert loose_label[0] > loose_label[2] + 60
+    assert loose_label.max() - loose_label.min() < 30 and 100 < loose_label.mean() < 180
 
 
 def test_photo_check_without_a_model_is_503(
