@@ -101,7 +101,7 @@ def test_photo_of_a_lay_down_is_judged_and_annotated(
     set_label, run_label, loose_label = label_colour("7c"), label_colour("9d"), label_colour("Kc")
     assert set_label[1] > set_label[2] + 60
     assert run_label[2] > run_label[1] + 60
-    assert loose_label.max() - loose_label.min() < 30 and 100 < loose_label.mean() < 180
+    assert loose_label.max() - loose_label.min() < 30  # neutral: neither green nor red
 
 
 def test_photo_check_without_a_model_is_503(
