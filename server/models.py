@@ -101,6 +101,12 @@ class Scan(Base):
         JSON, nullable=False, default=list, server_default="[]"
     )
     """The scan's warnings (`ScanWarning.to_json()`): what to check before it counts."""
+    photo: Mapped[str] = mapped_column(
+        String(20), nullable=False, default="hand", server_default="hand"
+    )
+    """What the photo showed: `hand` (one player's) or `table` (a hand per seat, each
+    detection with its `seat`)."""
+    player: Mapped[Player] = relationship()
     annotated_jpeg: Mapped[bytes] = mapped_column(LargeBinary, nullable=False)
     scanner: Mapped[str] = mapped_column(String(200), nullable=False)
     created_at: Mapped[dt.datetime] = _now()

@@ -138,7 +138,7 @@ def create_hand(
                 f"the photo of {player.name}'s hand shows cards: to record that "
                 f"{player.name} went out, confirm it (confirm_out)",
             )
-        proposed = proposed_cards(scan)
+        proposed = proposed_cards(scan, body.scan_seat)
         corrections = card_diff(proposed, [str(c) for c in cards])
     points, bonus, went_out = _score(state, number, body.player, cards, body)
     hand = Hand(

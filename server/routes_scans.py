@@ -36,15 +36,23 @@ def create_scan(
     settings: SettingsDep,
     scanner: ScannerDep,
     source: Annotated[Literal["upload", "live"], Form()] = "upload",
+    photo: Annotated[
+        Literal["hand", "table"],
+        Form(description="hand: one player's cards; table: the whole table, a hand per seat"),
+    ] = "hand",
 ) -> ScanPublic:
     """Read the cards left in a player's hand: every card read in the photo is proposed,
-    with `warnings` saying what could not be read. The player confirms or corrects the
-    cards by scoring the hand with this `scan_id`."""
+    with `warnings` saying what could not be read. A whole-table photo (`photo=table`)
+    gives a hand per seat (`seats`, sectors from the bottom of the photo, clockwise);
+    the person picks whose (`scan_seat` when confirming). The player confirms or
+    corrects the cards by scoring the hand with this `scan_id`."""
     state.check_round(number)
     seated = _player(state, player)
-    read = read_and_scan(image, settings, scanner, rules=state.rules, kind=PhotoKind.HAND)
+    kind = PhotoKind.TABLE if photo == "table" else PhotoKind.HAND
+    seats = len(state.game.players) if kind is PhotoKind.TABLE else 1
+    read = read_and_scan(image, settings, scanner, rules=state.rules, kind=kind, seats=seats)
     snapshot = read.snapshot
-    in_hand = {i for seat in snapshot.seats for i in seat.hand}
+    seat_of = {i: seat.seat for seat in snapshot.seats for i in seat.hand}
     scan = Scan(
         game_id=state.game.id,
         round_number=number,
@@ -59,12 +67,14 @@ def create_scan(
                 "card": str(c.card),
                 "confidence": round(float(c.confidence), 4),
                 "xyxy": [round(float(v), 1) for v in c.xyxy],
-                "hand": i in in_hand,
+                "hand": i in seat_of,
+                "seat": seat_of.get(i),
                 "sure": c.sure,
             }
             for i, c in enumerate(snapshot.cards)
         ],
         warnings=[w.to_json() for w in snapshot.warnings],
+        photo=photo,
         annotated_jpeg=overlay(read),
         scanner=scanner.name[:200],
     )

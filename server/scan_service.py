@@ -32,6 +32,7 @@ def read_and_scan(
     *,
     rules: Rules,
     kind: PhotoKind,
+    seats: int = 1,
 ) -> ReadImage:
     """Validate the upload (4xx), then read its cards under the game's rules (503 when
     recognition cannot run, 422 for an image that cannot hold a card)."""
@@ -40,7 +41,7 @@ def read_and_scan(
         data, max_bytes=settings.max_upload_bytes, max_pixels=settings.max_image_pixels
     )
     try:
-        snapshot = scanner.scan(image.bgr, rules=rules, kind=kind)
+        snapshot = scanner.scan(image.bgr, rules=rules, kind=kind, seats=seats)
     except ScannerUnavailableError as exc:
         raise ApiError(503, str(exc)) from None
     except ScanInputError as exc:

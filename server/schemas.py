@@ -180,6 +180,9 @@ class HandUpdate(BaseModel):
 class HandCreate(HandUpdate):
     player: int = Field(ge=0, description="seat number, from 0")
     scan_id: int | None = Field(default=None, description="the scan these cards confirm")
+    scan_seat: int | None = Field(
+        default=None, ge=0, description="a table photo: the seat whose hand these cards confirm"
+    )
     confirm_out: bool = Field(
         default=False,
         description="no cards for a scan whose photo showed cards: the player did go out",
@@ -263,6 +266,12 @@ class ScanWarningPublic(BaseModel):
     cards: list[int] = Field(default_factory=list, description="positions into `cards`")
 
 
+class ScanSeatPublic(BaseModel):
+    seat: int = Field(description="sector of the photo: 0 nearest its bottom, then clockwise")
+    cards: list[str]
+    points: int
+
+
 class ScanPublic(BaseModel):
     id: int
     round: int
@@ -276,6 +285,10 @@ class ScanPublic(BaseModel):
     not_in_play: list[str]
     points: int
     warnings: list[ScanWarningPublic]
+    photo: str = Field(description="hand: one player's cards; table: a hand per seat")
+    seats: list[ScanSeatPublic] = Field(
+        default_factory=list, description="a table photo's hand per seat, to pick whose"
+    )
     scanner: str
     image_url: str
     annotated_url: str

@@ -22,6 +22,7 @@ from .schemas import (
     PlayerPublic,
     RoundInfo,
     ScanPublic,
+    ScanSeatPublic,
     ScanWarningPublic,
     SheetPublic,
     SheetRound,
@@ -146,15 +147,37 @@ def scan_public(scan: Scan, game: Game, rules: Rules) -> ScanPublic:
         not_in_play=[str(c) for c in foreign],
         points=score_hand(in_play, rules).points,
         warnings=[ScanWarningPublic.model_validate(w) for w in scan.warnings],
+        photo=scan.photo,
+        seats=_scan_seats(scan, rules),
         scanner=scan.scanner,
         image_url=f"/api/scans/{scan.id}/image",
         annotated_url=f"/api/scans/{scan.id}/annotated.jpg",
     )
 
 
-def proposed_cards(scan: Scan) -> list[str]:
-    """The cards a scan proposes for the hand (loose cards, not melds on the table)."""
-    return [str(d["card"]) for d in scan.detections if d.get("hand", True)]
+def proposed_cards(scan: Scan, seat: int | None = None) -> list[str]:
+    """The cards a scan proposes for the hand (not melds on the table): a hand photo's
+    every card; a table photo's hand at `seat` (default: the scanned player's seat)."""
+    if scan.photo != "table":
+        return [str(d["card"]) for d in scan.detections if d.get("hand", True)]
+    if seat is None:
+        seat = scan.player.seat
+    return [str(d["card"]) for d in scan.detections if d.get("hand") and d.get("seat") == seat]
+
+
+def _scan_seats(scan: Scan, rules: Rules) -> list[ScanSeatPublic]:
+    """A table photo's hand at each seat (sector), to pick from."""
+    if scan.photo != "table":
+        return []
+    seats = sorted({int(d["seat"]) for d in scan.detections if d.get("seat") is not None})
+    out = []
+    for seat in seats:
+        cards = proposed_cards(scan, seat)
+        playable = [c for c in parse_cards(" ".join(cards)) if rules.accepts(c)]
+        out.append(
+            ScanSeatPublic(seat=seat, cards=cards, points=score_hand(playable, rules).points)
+        )
+    return out
 
 
 def check_public(

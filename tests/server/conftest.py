@@ -257,6 +257,8 @@ class FakeScanner:
         self.unread = 0
         """Cards whose outline shows but which are not read."""
         self.confidence = 0.9
+        self.layout: MiniTable | None = None
+        """A table laid out by the test itself (instead of `cards` and `melds`)."""
         self.seen: list[tuple[int, int]] = []
 
     @property
@@ -264,6 +266,8 @@ class FakeScanner:
         return "fake scanner"
 
     def table(self) -> MiniTable:
+        if self.layout is not None:
+            return self.layout
         table = MiniTable(width=1600, height=1200)
         for k, meld in enumerate(self.melds):
             table.row([self.cards[i] for i in meld], 500, 200 + 180 * k, step=20)
@@ -305,9 +309,10 @@ def fake_scanner(app: FastAPI) -> ScanSetter:
         *,
         unread: int = 0,
         confidence: float = 0.9,
+        layout: MiniTable | None = None,
     ) -> list[tuple[int, int]]:
         scanner.cards, scanner.melds = list(cards), melds
-        scanner.unread, scanner.confidence = unread, confidence
+        scanner.unread, scanner.confidence, scanner.layout = unread, confidence, layout
         return scanner.seen
 
     return returns

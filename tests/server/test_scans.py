@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
+from mini_table import MiniTable
 from PIL import Image
 
 from shanghai.server.scanning import UnavailableScanner, default_scanner
@@ -193,6 +194,40 @@ def test_a_photo_of_cards_never_becomes_went_out_unconfirmed(
     )
     assert confirmed.status_code == 201
     assert confirmed.json()["went_out"] is True
+
+
+def test_a_table_photo_gives_a_hand_per_seat_to_pick_from(
+    client: TestClient, make_game: GameMaker, photo: bytes, fake_scanner: ScanSetter
+) -> None:
+    table = MiniTable(width=1600, height=1200)
+    table.card("7h", 760, 1050)
+    table.card("8c", 880, 1050)  # bottom: seat 0
+    table.card("Kd", 150, 500, 90)
+    table.card("2s", 150, 640, 90)  # left
+    table.card("Qs", 800, 150, 180)  # top
+    fake_scanner(layout=table)
+    game = make_game()
+    response = client.post(
+        f"/api/games/{game}/rounds/1/scans",
+        data={"player": "0", "photo": "table"},
+        files={"image": ("t.jpg", photo, "image/jpeg")},
+    )
+    assert response.status_code == 201, response.text
+    scan = response.json()
+    assert scan["photo"] == "table"
+    hands = {s["seat"]: sorted(s["cards"]) for s in scan["seats"]}
+    assert sorted(map(tuple, hands.values())) == [("2s", "Kd"), ("7h", "8c"), ("Qs",)]
+    assert sorted(scan["proposed"]) == hands[0] == ["7h", "8c"]  # the scanned player's seat
+    assert scan["points"] == 10
+    # Bob picks the left seat's hand: confirmed as proposed, no corrections
+    left = next(s for s in scan["seats"] if "Kd" in s["cards"])
+    assert left["points"] == 30  # Kd 10, the wild 2s 20
+    confirmed = client.post(
+        f"/api/games/{game}/rounds/1/hands",
+        json={"player": 0, "cards": "Kd 2s", "scan_id": scan["id"], "scan_seat": left["seat"]},
+    )
+    assert confirmed.status_code == 201, confirmed.text
+    assert confirmed.json()["corrections"] == []
 
 
 def test_exif_rotated_phone_photos_are_turned_upright(
