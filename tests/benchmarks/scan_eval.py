@@ -1,0 +1,376 @@
+"""Scan evaluation: how often `PhotoScanner` scores a hand wrong without a warning.
+
+    python tests/benchmarks/scan_eval.py [--split val|test] [--n 200] [--seed S]
+                                         [--models DIR] [--sweep] [--data DIR]
+                                         [--threads T] [--repeats 3]
+
+Renders `--n` hand photos and `--n / 2` lay-down photos (`datasets.hand_photos`) into
+`data/scan_eval/<split>-<seed>/` (kept: a rerun reads the files back; `data/` is
+git-ignored), scans each as `shanghai scan` does (`PhotoScanner.scan` with the variant's
+rules and the photo's kind), and sorts every photo into one of four outcomes:
+
+- `exact`: right, and no warning;
+- `right, flagged`: right, with a warning (a person checks for nothing: a cost);
+- `wrong, flagged`: wrong, and a warning says so (a person fixes it);
+- `wrong, silent`: wrong and no warning: a score entered wrong. The one that matters.
+
+A hand is right when its cards (as a multiset) and its points are. A lay-down is right
+when its melds (each in table order), its loose cards and the contract verdict are; the
+`loose` warning naming exactly the photo's loose card is the right answer there, not a
+flag. Hands are also shown by distance (close-up / table) and deck family, lay-downs by
+their true verdict; then the warnings that fired, the median time per photo, scans of
+the first table-distance hand photo (cards small enough for the zoom pass) cropped to
+4:3 and resized to 1, 4 and 12 MP (each size in a fresh process: median of three runs,
+peak resident memory, see `peak_rss_mb`), and the silent errors one by one: what was
+missed or read in excess, and whether the missed card's index could be seen at all.
+
+`--sweep`: the four outcomes again for each candidate sure level (0.45-0.95), cards
+below the level re-marked unsure (the `unsure` warning) through the same
+`PhotoScanner.scan` with the models' reads of each photo replayed, not re-run. Choose a
+level (`scan.SURE_READ`) on `--split val` only, never on test: the test split's
+held-out decks and tables are there to say how the chosen level does on photos it was
+not chosen on. Asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from shanghai.datasets.decks import all_looks
+from shanghai.datasets.hand_photos import render_photo
+from shanghai.engine.errors import ShanghaiError
+from shanghai.engine.variant_files import find_variant
+from shanghai.engine.variants import Rules
+from shanghai.vision.pipeline import FrameReads, models_installed
+from shanghai.vision.scan import SURE_READ, FrameReader, PhotoKind, PhotoScanner
+from shanghai.vision.snapshot import TableSnapshot
+from shanghai.vision.sources import read_image
+
+ROOT = Path(__file__).resolve().parents[2]
+SEEDS = {"val": 3101, "test": 3202}
+OUTCOMES = ("exact", "right, flagged", "wrong, flagged", "wrong, silent")
+TARGETS = (">= 95%", "<= 10%", "", "<= 1%")
+LEVELS = tuple(round(0.45 + 0.05 * i, 2) for i in range(11))
+SIZES = {"1 MP": (1152, 864), "4 MP": (2304, 1728), "12 MP": (4032, 3024)}
+SILENT_SHOWN = 20
+
+
+class RememberedReads:
+    """A `FrameReader` that runs the models once per frame and gives the same reads back
+    while it is handed the same frame: a sweep re-marks one scan at every sure level
+    through `PhotoScanner.scan` itself, paying for the models once."""
+
+    def __init__(self, models: FrameReader) -> None:
+        self.models = models
+        self._frame: np.ndarray | None = None
+        self._reads: FrameReads | None = None
+
+    @property
+    def name(self) -> str:
+        return self.models.name
+
+    def read_frame(self, frame: np.ndarray, rules: Rules | None = None) -> FrameReads:
+        if frame is not self._frame or self._reads is None:
+            self._reads = self.models.read_frame(frame, rules)
+            self._frame = frame
+        return self._reads
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """One photo's scan against its truth: right or not, the warnings that count, and
+    the cards missed and read in excess (engine notation)."""
+
+    photo: str
+    right: bool
+    flags: tuple[str, ...]
+    missing: tuple[str, ...] = ()
+    extra: tuple[str, ...] = ()
+
+    @property
+    def outcome(self) -> str:
+        if self.right:
+            return OUTCOMES[1] if self.flags else OUTCOMES[0]
+        return OUTCOMES[2] if self.flags else OUTCOMES[3]
+
+
+def photo_paths(folder: Path, kind: str, n: int, seed: int, split: str) -> list[Path]:
+    """Truth files of photos 0..n-1 of a kind, rendered where missing."""
+    looks = None
+    out = []
+    for index in range(n):
+        meta = folder / f"{kind}-{index:04d}.json"
+        if not meta.is_file() or not meta.with_suffix(".jpg").is_file():
+            if looks is None:
+                cache = ROOT / "data" / "cache"
+                looks = all_looks(cache if cache.is_dir() else None)
+            rendered, truth = render_photo(kind, seed, index, split, looks)
+            folder.mkdir(parents=True, exist_ok=True)
+            meta.with_suffix(".jpg").write_bytes(rendered.jpeg)
+            meta.write_text(json.dumps({"image": f"{meta.stem}.jpg", **truth}, indent=1))
+        out.append(meta)
+    return out
+
+
+def truth_rules(truth: dict[str, Any]) -> Rules:
+    return find_variant(truth["variant"]).rules(truth["players"])
+
+
+def judge(snapshot: TableSnapshot, truth: dict[str, Any], photo: str) -> Judged:
+    """Right or wrong, flagged or silent (see the module docstring)."""
+    seat = snapshot.seats[0]
+    codes = [w.code for w in snapshot.warnings]
+    if truth["kind"] == "hand":
+        got = Counter(str(c) for c in snapshot.hand_cards(seat))
+        want = Counter(truth["hand"])
+        try:
+            points: int | None = snapshot.hand_score(seat).points
+        except ShanghaiError:
+            points = None
+        right = got == want and points == truth["hand_points"]
+    else:
+        loose = Counter(str(snapshot.cards[i].card) for i in snapshot.loose)
+        melds = sorted(tuple(str(c) for c in m) for m in snapshot.meld_cards(seat))
+        valid = snapshot.lay_down(seat, truth["round_number"]).valid
+        right = (
+            melds == sorted(tuple(m) for m in truth["melds"])
+            and loose == Counter(truth["loose"])
+            and valid == truth["verdict"]["valid"]
+        )
+        if truth["loose"] and loose == Counter(truth["loose"]):
+            codes.remove("loose")  # the right answer for a photo with a loose card
+        got = Counter(c for m in melds for c in m) + loose
+        want = Counter(card for card, _ in truth_cards(truth))
+    return Judged(
+        photo,
+        right,
+        tuple(codes),
+        tuple(sorted((want - got).elements())),
+        tuple(sorted((got - want).elements())),
+    )
+
+
+def shares(judged: Sequence[Judged]) -> list[float]:
+    counts = Counter(j.outcome for j in judged)
+    return [100 * counts[o] / max(1, len(judged)) for o in OUTCOMES]
+
+
+def row(label: str, judged: Sequence[Judged]) -> str:
+    cells = " | ".join(f"{s:13.1f}%" for s in shares(judged))
+    return f"  {label:<17} {len(judged):6d} | {cells}"
+
+
+def print_outcomes(title: str, groups: dict[str, list[Judged]]) -> None:
+    print(f"\n{title:<19} photos | " + " | ".join(f"{o:>14}" for o in OUTCOMES))
+    print(f"  {'target':<24} | " + " | ".join(f"{t:>14}" for t in TARGETS))
+    for label, judged in groups.items():
+        if judged:
+            print(row(label, judged))
+
+
+def truth_cards(truth: dict[str, Any]) -> list[tuple[str, bool]]:
+    """Every card of a photo, and whether any of its indices shows (a card hidden under
+    others cannot be read by anyone)."""
+    if truth["kind"] == "hand":
+        return list(zip(truth["hand"], truth["readable"], strict=True))
+    cards = [c for m in truth["melds"] for c in m] + truth["loose"]
+    flags = [r for m in truth["readable"] for r in m] + truth["loose_readable"]
+    return list(zip(cards, flags, strict=True))
+
+
+def what_went_wrong(j: Judged, truth: dict[str, Any]) -> str:
+    """A silent error in words: misread, missed (index shown or hidden), read twice or
+    not there at all, or the cards right and their grouping wrong."""
+    held = Counter(card for card, _ in truth_cards(truth))
+    hidden = Counter(card for card, shows in truth_cards(truth) if not shows)
+    if j.missing and j.extra:
+        return f"misread ({' '.join(j.missing)} -> {' '.join(j.extra)})"
+    if j.missing:
+        return "missed " + " ".join(c + (" (index hidden)" if hidden[c] else "") for c in j.missing)
+    if j.extra:
+        twice = any(held[c] for c in j.extra)
+        return ("read twice " if twice else "not there ") + " ".join(j.extra)
+    return "cards right, melds or verdict wrong"
+
+
+def time_photo(
+    path: Path, size: tuple[int, int], repeats: int, models: Path | None, threads: int | None
+) -> None:
+    """In a fresh process: scan one photo (its truth file `path`) resized to `size`;
+    print the median seconds and the peak memory as JSON."""
+    truth = json.loads(path.read_text())
+    image = read_image(path.with_suffix(".jpg"))
+    h, w = image.shape[:2]
+    if h > w:
+        size = (size[1], size[0])
+    # Centre-cropped to the size's shape first, so the cards keep their proportions.
+    cw, ch = min(w, round(h * size[0] / size[1])), min(h, round(w * size[1] / size[0]))
+    x0, y0 = (w - cw) // 2, (h - ch) // 2
+    image = cv2.resize(image[y0 : y0 + ch, x0 : x0 + cw], size, interpolation=cv2.INTER_LINEAR)
+    scanner = PhotoScanner.load(models, threads=threads)
+    rules = truth_rules(truth)
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        scanner.scan(image, rules=rules, kind=PhotoKind(truth["kind"]))
+        samples.append(time.perf_counter() - start)
+    print(json.dumps({"seconds": statistics.median(samples), "rss_mb": peak_rss_mb()}))
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident memory. On Linux `ru_maxrss` keeps the peak of the
+    process image an `exec` replaced, so a child started from this benchmark (1.2 GB after
+    its scans) reported the parent's peak at every size; the kernel's high-water mark of
+    the process's own memory (`VmHWM`) is what was meant."""
+    status = Path("/proc/self/status")
+    if status.is_file():
+        for line in status.read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def print_timing(photo: Path, repeats: int, models: Path | None, threads: int | None) -> None:
+    print(f"\ntiming: {photo.stem} resized, each size scanned in a fresh process")
+    print(f"  {'size':<17} | median s ({repeats} runs) | peak RSS")
+    for label, (w, h) in SIZES.items():
+        command = [sys.executable, __file__, "--time-photo", str(photo), "--size", f"{w}x{h}"]
+        command += ["--repeats", str(repeats)]
+        command += ["--models", str(models)] if models else []
+        command += ["--threads", str(threads)] if threads else []
+        done = subprocess.run(command, check=True, capture_output=True, text=True)
+        got = json.loads(done.stdout.strip().splitlines()[-1])
+        print(f"  {label:>5} {f'{w}x{h}':<11} | {got['seconds']:16.2f} s | {got['rss_mb']:5.0f} MB")
+
+
+def print_sweep(sweep: dict[float, dict[str, list[Judged]]]) -> None:
+    print("\nsure level sweep (choose on --split val only, never on test)")
+    short = ("exact", "r-flag", "w-flag", "silent")
+    print("  level | hands: " + " ".join(f"{s:>6}" for s in short), end="")
+    print(" | lay-downs: " + " ".join(f"{s:>6}" for s in short))
+    for level, by_kind in sweep.items():
+        mark = " <- SURE_READ" if abs(level - SURE_READ) < 1e-9 else ""
+        cells = [" ".join(f"{s:5.1f}%" for s in shares(by_kind[k])) for k in ("hand", "lay-down")]
+        print(f"  {level:5.2f} |        {cells[0]} |            {cells[1]}{mark}")
+
+
+def main(argv: list[str] | None = None) -> dict[str, list[float]]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", choices=tuple(SEEDS), default="val")
+    parser.add_argument("--n", type=int, default=200, help="hand photos (lay-downs: half)")
+    parser.add_argument("--seed", type=int, default=None, help="default: val 3101, test 3202")
+    parser.add_argument("--models", type=Path, default=None)
+    parser.add_argument("--sweep", action="store_true")
+    parser.add_argument("--data", type=Path, default=ROOT / "data" / "scan_eval")
+    parser.add_argument("--threads", type=int, default=None, help="ONNX Runtime threads")
+    parser.add_argument("--repeats", type=int, default=3, help="timed scans per size")
+    parser.add_argument("--time-photo", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--size", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.time_photo is not None:
+        w, h = (int(v) for v in args.size.split("x"))
+        time_photo(args.time_photo, (w, h), args.repeats, args.models, args.threads)
+        return {}
+    if not models_installed(args.models):
+        print("scan evaluation: card models not installed (models/cards-*.onnx)")
+        return {}
+    seed = SEEDS[args.split] if args.seed is None else args.seed
+    folder = args.data / f"{args.split}-{seed}"
+    base = PhotoScanner.load(args.models, threads=args.threads)
+    remembered = RememberedReads(base.models)
+    scanner = replace(base, models=remembered)
+    judged: dict[str, list[Judged]] = {"hand": [], "lay-down": []}
+    truths: dict[str, dict[str, Any]] = {}
+    seconds: dict[str, list[float]] = {"hand": [], "lay-down": []}
+    fired: dict[str, Counter[str]] = {"hand": Counter(), "lay-down": Counter()}
+    sweep: dict[float, dict[str, list[Judged]]] = {
+        level: {"hand": [], "lay-down": []} for level in LEVELS
+    }
+    counts = {"hand": args.n, "lay-down": max(1, args.n // 2)}
+    for kind, n in counts.items():
+        for path in photo_paths(folder, kind, n, seed, args.split):
+            truth = json.loads(path.read_text())
+            truths[path.stem] = truth
+            image = read_image(path.with_suffix(".jpg"))
+            rules, photo_kind = truth_rules(truth), PhotoKind(kind)
+            start = time.perf_counter()
+            snapshot = scanner.scan(image, rules=rules, kind=photo_kind)
+            seconds[kind].append(time.perf_counter() - start)
+            judged[kind].append(judge(snapshot, truth, path.stem))
+            fired[kind].update({w.code for w in snapshot.warnings})
+            if args.sweep:
+                for level in LEVELS:
+                    again = replace(scanner, sure=level).scan(
+                        image, rules=rules, kind=PhotoKind(kind)
+                    )
+                    sweep[level][kind].append(judge(again, truth, path.stem))
+
+    hands, lay_downs = judged["hand"], judged["lay-down"]
+    print(
+        f"scan evaluation, split {args.split}, seed {seed}: {len(hands)} hand and "
+        f"{len(lay_downs)} lay-down photos in {folder}"
+    )
+    print(f"models {scanner.name}, sure level {scanner.sure:.2f}, threads {args.threads or 'all'}")
+    by = {j.photo: truths[j.photo] for j in [*hands, *lay_downs]}
+    print_outcomes(
+        "hands",
+        {
+            "all": hands,
+            "close-up": [j for j in hands if by[j.photo]["distance"] == "close-up"],
+            "table": [j for j in hands if by[j.photo]["distance"] == "table"],
+            "standard": [j for j in hands if by[j.photo]["family"] == "standard"],
+            "rook": [j for j in hands if by[j.photo]["family"] == "rook"],
+        },
+    )
+    print_outcomes(
+        "lay-downs",
+        {
+            "all": lay_downs,
+            "truly valid": [j for j in lay_downs if by[j.photo]["verdict"]["valid"]],
+            "truly invalid": [j for j in lay_downs if not by[j.photo]["verdict"]["valid"]],
+        },
+    )
+    print("\nwarnings (photos where each fires):")
+    for kind, label in (("hand", "hands"), ("lay-down", "lay-downs")):
+        codes = ", ".join(f"{c} {k}" for c, k in fired[kind].most_common()) or "none"
+        print(f"  {label:<9} {codes}")
+    loose_photos = sum(bool(by[j.photo]["loose"]) for j in lay_downs)
+    print(f"  ({loose_photos} lay-down photos hold a loose card: `loose` is right there)")
+    median = {k: statistics.median(v) if v else 0.0 for k, v in seconds.items()}
+    print(
+        f"\ntime per photo (median): hands {median['hand']:.2f} s, "
+        f"lay-downs {median['lay-down']:.2f} s"
+    )
+    table_shots = [j.photo for j in hands if by[j.photo]["distance"] == "table"]
+    timed = folder / f"{(table_shots or [hands[0].photo])[0]}.json"
+    print_timing(timed, args.repeats, args.models, args.threads)
+    silent = [j for j in [*hands, *lay_downs] if j.outcome == "wrong, silent"]
+    print(f"\nsilent errors ({len(silent)}; the first {min(len(silent), SILENT_SHOWN)}):")
+    for j in silent[:SILENT_SHOWN]:
+        truth = by[j.photo]
+        print(
+            f"  {j.photo} ({truth['distance']}, {truth['variant']}, "
+            f"{truth.get('arrangement') or truth.get('spoilt') or 'as laid'}): "
+            f"{what_went_wrong(j, truth)}"
+        )
+    if args.sweep:
+        print_sweep(sweep)
+    return {"hand": shares(hands), "lay-down": shares(lay_downs)}
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+"""The scan benchmark must keep working with the shipped models: four hand photos and
+two lay-downs; checked for its tables only (the figures are its output, not a test's)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from shanghai.vision.pipeline import models_installed
+
+pytestmark = pytest.mark.skipif(
+    not models_installed(), reason="card models not installed (models/cards-*.onnx)"
+)
+
+
+def test_scan_benchmark_runs(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    benchmark_script: Callable[[str], ModuleType],
+) -> None:
+    module = benchmark_script("scan_eval")
+    cases = ((True, ()), (True, ("unsure",)), (False, ("unread",)), (False, ()))
+    assert [module.Judged("p", r, f).outcome for r, f in cases] == list(module.OUTCOMES)
+    argv = ["--n", "4", "--data", str(tmp_path), "--sweep", "--repeats", "1", "--threads", "1"]
+    figures = module.main(argv)
+    out = capsys.readouterr().out
+    assert out.startswith("scan evaluation, split val, seed 3101: 4 hand and 2 lay-down photos")
+    assert sorted(p.name for p in (tmp_path / "val-3101").iterdir())[:2] == [
+        "hand-0000.jpg",
+        "hand-0000.json",
+    ]
+    lines = out.splitlines()
+    shares = [
+        [float(v) for v in re.findall(r"([\d.]+)%", line)]
+        for line in lines
+        if "|" in line and "%" in line and "target" not in line
+    ]
+    outcomes = [row for row in shares if len(row) == 4]
+    sweep = [row[i : i + 4] for row in shares if len(row) == 8 for i in (0, 4)]
+    assert [line.split()[0] for line in lines if line.startswith("  all ")] == ["all", "all"]
+    assert len(outcomes) >= 4 and len(sweep) == 2 * len(module.LEVELS)
+    assert all(abs(sum(row) - 100.0) < 0.2 for row in outcomes + sweep)
+    assert all(abs(sum(figures[kind]) - 100.0) < 1e-6 for kind in ("hand", "lay-down"))
+    assert "target" in out and "<= 1%" in out
+    for size in ("1 MP", "4 MP", "12 MP"):
+        assert re.search(rf"{size} \d+x\d+ +\| +[\d.]+ s \| +\d+ MB", out), size
