@@ -54,6 +54,9 @@ __all__ = ["CardIdentifier", "Identification", "PhysicalCard", "shoe_counts"]
 
 FloatArray = npt.NDArray[np.float32]
 Box = tuple[float, float, float, float]
+FOLD_APART = 0.6
+"""A boxless index folds into a same-name card only this many of the card box's long
+sides away from that card's own indices (corners of one card: about 0.9 apart)."""
 INDEX_TO_LENGTH = 4.4
 """A card is about this many index heights long (when no whole card shows its size)."""
 
@@ -127,6 +130,40 @@ class _Groups:
         self.members[ra] += self.members.pop(rb)
 
 
+def _fold_outlineless(
+    cards: list[PhysicalCard], boxes: FloatArray, margin: float
+) -> list[PhysicalCard]:
+    """A card read without an outline of its own, whose indices all lie on the outline
+    of a card of the same name, is that card's other corner: one physical card. In a
+    tilted row or a fan the far corner of a card can peek out past the next card; no
+    corner fit takes it (the next cards lie on the implied face), and counted alone it
+    doubled the card's points on generated close-up rows. Two real copies each show an
+    outline of their own, and a copy lying on another in a row has its index near the
+    other's, not a card's length away (`FOLD_APART`)."""
+    kept = list(cards)
+    for card in cards:
+        if card.box_id is not None:
+            continue
+        points = card.index_centers
+        for k, owner in enumerate(kept):
+            if owner is card or owner.card != card.card or owner.box_id is None:
+                continue
+            box = boxes[owner.box_id : owner.box_id + 1]
+            holder = _contains(box, points, margin)
+            length = float((box[0, 2:] - box[0, :2]).max())
+            gaps = np.hypot(*(points[:, None, :] - owner.index_centers[None, :, :]).T)
+            apart = bool(gaps.min() >= FOLD_APART * length)
+            if holder.all() and apart and len(owner.index_xyxy) + len(card.index_xyxy) <= 4:
+                kept[k] = replace(
+                    owner,
+                    index_xyxy=owner.index_xyxy + card.index_xyxy,
+                    confidence=max(owner.confidence, card.confidence),
+                )
+                kept.remove(card)
+                break
+    return kept
+
+
 def _contains(boxes: FloatArray, points: FloatArray, margin: float) -> npt.NDArray[np.bool_]:
     """(P, B) whether point p lies in box b grown by `margin` x the box's shorter side."""
     wh = boxes[:, 2:] - boxes[:, :2]
@@ -184,6 +221,7 @@ class CardIdentifier:
                 ignored += len(members)
                 continue
             cards.append(self._card(readings, members, boxes, box_id, axis))
+        cards = _fold_outlineless(cards, boxes, self.box_margin)
         foreign: tuple[int, ...] = ()
         if self.rules is not None:
             cards, foreign, notes = self._check_shoe(cards, self.rules)
@@ -431,7 +469,5 @@ class CardIdentifier:
                 )
             )
         out = [replace(c, excess=True) if i in excess_ids else c for i, c in enumerate(kept)]
-        boxes = tuple(
-            c.box_id for c in cards if not rules.accepts(c.card) and c.box_id is not None
-        )
+        boxes = tuple(c.box_id for c in cards if not rules.accepts(c.card) and c.box_id is not None)
         return out, boxes, notes

@@ -7,7 +7,7 @@ import pytest
 
 from shanghai.engine.cards import Card
 from shanghai.engine.variant_files import find_variant
-from shanghai.vision.physical import CardIdentifier, shoe_counts
+from shanghai.vision.physical import CardIdentifier, PhysicalCard, _fold_outlineless, shoe_counts
 from shanghai.vision.readings import IndexReadings
 
 
@@ -38,6 +38,19 @@ def test_one_outline_with_both_corners_is_one_card_even_when_no_pose_fits(mini_t
         skewed = np.array([[cx - half[0], cy - half[1], cx + half[0], cy + half[1]]], np.float32)
         found = CardIdentifier().identify(readings, skewed)
         assert _names(found) == ["7h"], angle
+
+
+def test_a_far_corner_without_an_outline_is_the_same_card() -> None:
+    """A card's far corner peeking out past the next card of a row, read without an
+    outline of its own, is that card (not a second 7h); a copy whose index lies near the
+    card's own index (a second 7h lying on it) stays a copy."""
+    box = np.array([[100, 100, 163, 188]], np.float32)
+    owner = PhysicalCard(Card.parse("7h"), 0.9, (100, 100, 163, 188), ((102, 104, 111, 124),), 0)
+    far = PhysicalCard(Card.parse("7h"), 0.8, (152, 164, 161, 184), ((152, 164, 161, 184),))
+    near = PhysicalCard(Card.parse("7h"), 0.8, (118, 104, 127, 124), ((118, 104, 127, 124),))
+    folded = _fold_outlineless([owner, far], box, 0.08)
+    assert len(folded) == 1 and len(folded[0].index_xyxy) == 2
+    assert len(_fold_outlineless([owner, near], box, 0.08)) == 2
 
 
 def test_two_identical_cards_stay_two(mini_table) -> None:  # type: ignore[no-untyped-def]
