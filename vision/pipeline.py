@@ -129,14 +129,16 @@ class CardModels:
         """(index boxes (N, 4), their confidences (N,), card boxes (M, 4)); with a
         second, zoomed pass where the cards are small (`zoom.ZoomPass`)."""
         found = self.detector(frame, conf=self.conf, iou=self.iou)
-        if self.zoom.wanted(found):
-            size = min(int(max(frame.shape[:2]) * self.zoom.zoom), ZOOM_MAX_SIDE)
+        first = self.detector.size_for(frame.shape)[0]
+        scale = min(1.0, first / max(frame.shape[:2]))
+        if self.zoom.wanted(found, scale):
+            size = min(int(first * self.zoom.zoom), ZOOM_MAX_SIDE)
             zoomed = self.detector(frame, conf=self.conf, iou=self.iou, imgsz=size)
-            found = self.zoom.merge(found, zoomed)
-        elif self.zoom.wants_shrink(found):
-            size = int(self.detector.size_for(frame.shape)[0] * self.zoom.shrink)
+            found = self.zoom.merge(found, zoomed, scale)
+        elif self.zoom.wants_shrink(found, scale):
+            size = int(first * self.zoom.shrink)
             shrunk = self.detector(frame, conf=self.conf, iou=self.iou, imgsz=size)
-            found = self.zoom.merge_large(found, shrunk)
+            found = self.zoom.merge_large(found, shrunk, scale)
         indices = found.of_class("index")
         cards = found.of_class("card")
         return indices.xyxy, indices.confidence, cards.xyxy

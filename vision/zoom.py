@@ -66,34 +66,36 @@ class ZoomPass:
     def enabled(self) -> bool:
         return self.zoom > 1.0
 
-    def wanted(self, first: Detections) -> bool:
-        """Whether the first pass shows cards small enough for a zoomed look."""
+    def wanted(self, first: Detections, scale: float = 1.0) -> bool:
+        """Whether the first pass shows cards small enough for a zoomed look. `scale`:
+        the first pass's input pixels per frame pixel (under 1 for frames larger than
+        the locator's input): sizes are judged as the locator saw them."""
         if not self.enabled:
             return False
         cards = first.of_class("card")
         if len(cards) == 0:
             return True
-        return bool(np.median(_long_side(cards.xyxy)) < self.small_card_px)
+        return bool(np.median(_long_side(cards.xyxy)) * scale < self.small_card_px)
 
-    def wants_shrink(self, first: Detections) -> bool:
+    def wants_shrink(self, first: Detections, scale: float = 1.0) -> bool:
         """Whether the first pass shows cards large enough for a half-size look."""
         cards = first.of_class("card")
         if self.shrink >= 1.0 or len(cards) == 0:
             return False
-        return bool(np.median(_long_side(cards.xyxy)) > self.large_card_px)
+        return bool(np.median(_long_side(cards.xyxy)) * scale > self.large_card_px)
 
-    def merge(self, first: Detections, zoomed: Detections) -> Detections:
+    def merge(self, first: Detections, zoomed: Detections, scale: float = 1.0) -> Detections:
         """Both passes' boxes, the zoomed pass's only where they are small, with
         duplicates (same class, the smaller box over `overlap` covered) resolved by
         confidence."""
         limit = _per_class(zoomed, self.small_card_px, self.small_index_px)
-        small = (_long_side(zoomed.xyxy) < limit) & (zoomed.confidence >= self.min_conf)
+        small = (_long_side(zoomed.xyxy) * scale < limit) & (zoomed.confidence >= self.min_conf)
         return self._joined(first, zoomed, small)
 
-    def merge_large(self, first: Detections, shrunk: Detections) -> Detections:
+    def merge_large(self, first: Detections, shrunk: Detections, scale: float = 1.0) -> Detections:
         """Both passes' boxes, the shrunk pass's only where they are large."""
         limit = _per_class(shrunk, self.large_card_px, self.large_index_px)
-        return self._joined(first, shrunk, _long_side(shrunk.xyxy) > limit)
+        return self._joined(first, shrunk, _long_side(shrunk.xyxy) * scale > limit)
 
     def _joined(
         self, first: Detections, other: Detections, take: npt.NDArray[np.bool_]
