@@ -97,7 +97,10 @@ def _scan_for(
     scan = session.get(Scan, scan_id)
     if scan is None or scan.game_id != state.game.id:
         raise ApiError(404, f"scan {scan_id} not found in this game")
-    if scan.round_number != number or scan.player_id != player.id:
+    # A whole-table photo shows every player's hand: any player of its round may confirm
+    # theirs from it; a hand photo only its own player.
+    theirs = scan.photo == "table" or scan.player_id == player.id
+    if scan.round_number != number or not theirs:
         raise ApiError(
             422,
             f"scan {scan_id} is of round {scan.round_number}, not {player.name}'s round {number}",
@@ -138,7 +141,8 @@ def create_hand(
                 f"the photo of {player.name}'s hand shows cards: to record that "
                 f"{player.name} went out, confirm it (confirm_out)",
             )
-        proposed = proposed_cards(scan, body.scan_seat)
+        seat = body.player if body.scan_seat is None else body.scan_seat
+        proposed = proposed_cards(scan, seat)
         corrections = card_diff(proposed, [str(c) for c in cards])
     points, bonus, went_out = _score(state, number, body.player, cards, body)
     hand = Hand(

@@ -254,6 +254,10 @@ class DetectedCardPublic(BaseModel):
     sure: bool = Field(
         default=True, description="false: read below the sure level; shown marked, to check"
     )
+    seat: int | None = Field(
+        default=None,
+        description="the hand holding this card: a table photo's seat (sector); none: no hand",
+    )
 
 
 class ScanWarningPublic(BaseModel):

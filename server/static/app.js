@@ -76,6 +76,17 @@ function busyLine() {
   return el("p", { class: "busy", role: "status", text: "Reading the cards…" });
 }
 
+// A still of the browser camera (JPEG), or null when the camera is not running.
+function liveFrame() {
+  const video = live && live.video;
+  if (!video || !video.videoWidth) return Promise.resolve(null);
+  const grab = document.createElement("canvas");
+  grab.width = video.videoWidth;
+  grab.height = video.videoHeight;
+  grab.getContext("2d").drawImage(video, 0, 0);
+  return new Promise((resolve) => grab.toBlob(resolve, "image/jpeg", 0.9));
+}
+
 function plural(n, noun) {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
@@ -325,15 +336,160 @@ function showSeen(box, cards, stable) {
   box.dataset.stable = stable ? "yes" : "no";
 }
 
+// The round end's entries not saved yet: each open player's editor ({node, take, release,
+// holds}, by seat) and the last whole-table photo ({scan, given: sector -> seat}). The
+// panel is redrawn after every save; these survive it, so one save loses no other entry.
+let roundEnd = { key: null, editors: {}, table: null };
+
 // One player's round end: scan or type or click the cards left, see the points, confirm.
 function roundPanel(game, round) {
+  const key = `${game.id}/${round.number}`;
+  if (roundEnd.key !== key) roundEnd = { key, editors: {}, table: null };
   const grid = el("div", { class: "grid" });
   const stored = Object.fromEntries(round.hands.map((h) => [h.seat, h]));
-  for (const player of game.player_list) grid.append(playerHand(game, round, player, stored[player.seat]));
+  for (const player of game.player_list) {
+    if (stored[player.seat]) delete roundEnd.editors[player.seat];
+    grid.append(playerHand(game, round, player, stored[player.seat]));
+  }
   return el("section", { class: "panel", id: "round-panel" },
     el("h2", { text: `Round ${round.number} end: cards left` }),
     el("p", { class: "muted", text: "Scan each hand or enter it by text or clicks; an empty hand went out." }),
+    tableScan(game, round, stored),
     grid);
+}
+
+// Where a seat's hand lies in a table photo, as seen from the middle of all its cards
+// ("" when it lies in the middle: the only cards, say).
+function whereInPhoto(scan, seat) {
+  const centre = (c) => [(c.xyxy[0] + c.xyxy[2]) / 2, (c.xyxy[1] + c.xyxy[3]) / 2];
+  const all = scan.cards.map(centre);
+  const mine = scan.cards.filter((c) => c.seat === seat).map(centre);
+  if (!mine.length) return "";
+  const mid = (values) => (Math.min(...values) + Math.max(...values)) / 2;
+  const dx = mine.reduce((sum, p) => sum + p[0], 0) / mine.length - mid(all.map((p) => p[0]));
+  const dy = mine.reduce((sum, p) => sum + p[1], 0) / mine.length - mid(all.map((p) => p[1]));
+  if (Math.hypot(dx, dy) < 0.05 * Math.hypot(scan.width, scan.height)) return "";
+  const words = ["right", "lower right", "bottom", "lower left", "left", "upper left", "top", "upper right"];
+  const degrees = (Math.atan2(dy, dx) * 180) / Math.PI + 360;
+  return words[Math.round(degrees / 45) % 8];
+}
+
+function seatName(scan, seat) {
+  const where = whereInPhoto(scan, seat);
+  return `Seat ${seat + 1}${where ? ` (${where})` : ""}`;
+}
+
+// One photo of the whole table: the hand found at each seat (sector) of the photo,
+// listed, each given to its player by the person; that player's box is then filled as
+// by a photo of their own hand, and their Confirm sends the seat picked (`scan_seat`).
+function tableScan(game, round, stored) {
+  const open = game.player_list.filter((p) => !stored[p.seat]);
+  if (!open.length) return null;
+  const photo = el("input", { type: "file", accept: "image/*", capture: "environment", id: "table-photo", hidden: true });
+  const photoButton = el("button", { type: "button", class: "secondary", id: "table-photo-button",
+    text: "Photo of the whole table", onclick: () => photo.click() });
+  const liveButton = el("button", { type: "button", class: "secondary", id: "table-live",
+    text: "Whole table from camera", onclick: () => fromLive() });
+  const busy = busyLine();
+  busy.hidden = true;
+  const message = el("p", { class: "error" });
+  const list = el("div", { id: "table-hands" });
+  const block = el("div", { class: "table-scan", id: "table-scan" },
+    el("p", { class: "muted hint", text: "Or one photo of the whole table: each hand found is listed here, to give to its player." }),
+    el("div", { class: "row" }, photoButton, liveButton, photo),
+    busy, message, list);
+
+  // The player holding a seat's hand: saved from this photo, or in their box to confirm.
+  const holder = (scan, seat) => {
+    const who = roundEnd.table.given[seat];
+    if (who === undefined) return null;
+    if (stored[who]) return stored[who].scan_id === scan.id ? { seat: who, saved: true } : null;
+    const editor = roundEnd.editors[who];
+    return editor && editor.holds(scan.id, seat) ? { seat: who, saved: false } : null;
+  };
+  const give = (sector, seat) => {
+    const { scan, given } = roundEnd.table;
+    const before = holder(scan, sector);
+    if (before && before.seat !== seat) roundEnd.editors[before.seat].release(scan.id, sector);
+    for (const [other, who] of Object.entries(given)) if (who === seat) delete given[other];
+    if (seat === null) delete given[sector];
+    else {
+      given[sector] = seat;
+      roundEnd.editors[seat].take(scan, sector);
+    }
+    draw();
+    const again = list.querySelector(`[data-seat="${sector}"] .give`);
+    if (again) again.focus();
+  };
+  const seatRow = (scan, hand) => {
+    const name = seatName(scan, hand.seat);
+    const held = holder(scan, hand.seat);
+    const nameOf = (seat) => game.player_list.find((p) => p.seat === seat).name;
+    const cards = el("p", { class: "seat-cards" }, el("strong", { text: `${name}:` }), " ",
+      hand.cards.flatMap((c) => [el("span", { class: `chip${isRed(c) ? " red" : ""}`, text: cardLabel(c) }), " "]),
+      el("span", { class: "seat-points", text: `— ${hand.points} pts` }));
+    if (held && held.saved) {
+      return el("li", { class: "seat-hand saved", "data-seat": hand.seat }, cards,
+        el("p", { class: "ok", text: `${nameOf(held.seat)}'s hand ✓ saved` }));
+    }
+    // By default the player whose seat number is the sector's, unless given another hand.
+    const taken = new Set(Object.entries(roundEnd.table.given)
+      .filter(([sector]) => Number(sector) !== hand.seat).map(([, seat]) => seat));
+    const chosen = held ? held.seat
+      : open.some((p) => p.seat === hand.seat && !taken.has(p.seat)) ? hand.seat : null;
+    const select = el("select", { class: "whose", "aria-label": `Whose hand is seat ${hand.seat + 1}?` },
+      el("option", { value: "", text: "no one", selected: chosen === null }),
+      open.map((p) => el("option", { value: p.seat, text: p.name, selected: p.seat === chosen })));
+    return el("li", { class: `seat-hand${held ? " given" : ""}`, "data-seat": hand.seat }, cards,
+      el("div", { class: "pick" },
+        el("span", { class: "whose-label", "aria-hidden": "true", text: "Whose hand?" }), select,
+        el("button", { type: "button", class: "give", text: "Fill in",
+          onclick: () => give(hand.seat, select.value === "" ? null : Number(select.value)) })),
+      held ? el("p", { class: "ok given-to", text: `In ${nameOf(held.seat)}'s box: check, then confirm there.` }) : null);
+  };
+  const draw = () => {
+    const table = roundEnd.table;
+    if (!table) return list.replaceChildren();
+    const { scan } = table;
+    list.replaceChildren(
+      warningBox(scan.warnings, "Check the table photo:"),
+      scan.seats.length
+        ? el("p", { class: "muted", text: "Hands found, seat 1 nearest the bottom of the photo, then clockwise:" })
+        : el("p", { class: "muted", text: "No hand found in the photo." }),
+      scan.seats.length ? el("ul", { class: "seat-hands" }, scan.seats.map((hand) => seatRow(scan, hand))) : null,
+      el("img", { class: "evidence", src: scan.annotated_url, alt: "the table photo, each card read boxed" }));
+  };
+  const send = async (blob, source) => {
+    const form = new FormData();
+    form.append("player", String(open[0].seat)); // the record's; any player may confirm from it
+    form.append("source", source);
+    form.append("photo", "table");
+    form.append("image", blob, "table.jpg");
+    message.textContent = "";
+    busy.hidden = false;
+    photoButton.disabled = liveButton.disabled = true;
+    try {
+      const scan = await api("POST", `/api/games/${game.id}/rounds/${round.number}/scans`, form);
+      roundEnd.table = { scan, given: {} };
+      draw();
+    } catch (error) {
+      message.textContent = error.message;
+    } finally {
+      busy.hidden = true;
+      photoButton.disabled = liveButton.disabled = false;
+    }
+  };
+  photo.addEventListener("change", () => {
+    if (photo.files.length) send(photo.files[0], "upload");
+    photo.value = ""; // the same photo again is a new scan
+  });
+  const fromLive = async () => {
+    const blob = await liveFrame();
+    if (blob) send(blob, "live");
+    else message.textContent = "Start the camera first (or take a photo).";
+  };
+  draw();
+  return block;
 }
 
 function playerHand(game, round, player, hand) {
@@ -346,16 +502,18 @@ function playerHand(game, round, player, hand) {
       el("p", { class: "ok", text: hand.went_out ? `Went out${hand.blind ? " blind" : ""} ✓ saved` : "✓ saved" }),
       hand.corrections.length
         ? el("p", { class: "muted", text: `Corrections: ${hand.corrections.map((c) => `${c.action} ${c.card}`).join(", ")}` })
-        : null,
+        : "", // (append writes null as the text "null")
       el("button", { class: "secondary correct", text: "Correct", onclick: () => box.replaceWith(editor(true)) }));
     return box;
   }
-  return editor(false);
+  const kept = roundEnd.editors[player.seat];
+  return kept ? kept.node : editor(false);
 
   function editor(correcting) {
     const node = el("div", { class: "player", id: `player-${player.seat}`, "data-player": player.name });
     let scanId = null;
-    let scanned = null; // the last scan's answer: its cards (with `sure`) and warnings
+    let scanSeat = null; // a whole-table photo: the seat (sector) whose hand this is
+    let scanned = null; // the last scan's cards (with `sure`) and warnings
     const input = el("input", { type: "text", class: "cards-input", "aria-label": `${player.name}'s cards`,
       placeholder: "e.g. 7h 10s JK", value: hand ? hand.cards.join(" ") : "" });
     const chips = el("div", { class: "chips" });
@@ -419,35 +577,51 @@ function playerHand(game, round, player, hand) {
       question.hidden = true;
       setBusy(true);
       try {
-        const result = await api("POST", `/api/games/${game.id}/rounds/${round.number}/scans`, form);
-        scanId = result.id;
-        scanned = result;
-        input.value = result.proposed.join(" ");
-        const unsure = result.cards.some((c) => !c.sure);
-        evidence.replaceChildren(el("img", { class: "evidence", src: result.annotated_url, alt: "scanned cards" }),
-          el("p", { class: "muted", text: unsure
-            ? "Check the cards, above all those marked ?: click one to remove it, add any missed, then confirm."
-            : "Check the cards: click one to remove it, add any missed, then confirm." }));
-        notes.replaceChildren(warningBox(result.warnings, "Check before confirming:") || "");
-        refresh();
+        take(await api("POST", `/api/games/${game.id}/rounds/${round.number}/scans`, form), null);
       } catch (error) {
         message.textContent = error.message;
       } finally {
         setBusy(false);
       }
     };
+    // A scan's cards to check: a photo of this hand (sector null), or the hand at one
+    // sector of a whole-table photo (whose warnings are shown once, above its list).
+    const take = (result, sector) => {
+      const table = sector !== null;
+      scanId = result.id;
+      scanSeat = sector;
+      scanned = table ? { cards: result.cards.filter((c) => c.seat === sector), warnings: [] } : result;
+      input.value = (table ? result.seats.find((s) => s.seat === sector).cards : result.proposed).join(" ");
+      message.textContent = "";
+      question.hidden = true;
+      const unsure = scanned.cards.some((c) => !c.sure);
+      evidence.replaceChildren(
+        table
+          ? el("p", { class: "from-table", text: `From the table photo: ${seatName(result, sector).toLowerCase()}.` })
+          : el("img", { class: "evidence", src: result.annotated_url, alt: "scanned cards" }),
+        el("p", { class: "muted", text: unsure
+          ? "Check the cards, above all those marked ?: click one to remove it, add any missed, then confirm."
+          : "Check the cards: click one to remove it, add any missed, then confirm." }));
+      notes.replaceChildren(table ? "" : warningBox(result.warnings, "Check before confirming:") || "");
+      refresh();
+    };
+    // The table photo's hand given to another player: this box is emptied again.
+    const release = (id, sector) => {
+      if (scanId !== id || scanSeat !== sector) return;
+      scanId = scanSeat = scanned = null;
+      input.value = "";
+      evidence.replaceChildren();
+      notes.replaceChildren();
+      refresh();
+    };
     photo.addEventListener("change", () => {
       if (photo.files.length) scan(photo.files[0], "upload");
       photo.value = ""; // the same photo again is a new scan
     });
-    const fromLive = () => {
-      const video = live && live.video;
-      if (!video || !video.videoWidth) { message.textContent = "Start the camera first (or upload a photo)."; return; }
-      const grab = document.createElement("canvas");
-      grab.width = video.videoWidth;
-      grab.height = video.videoHeight;
-      grab.getContext("2d").drawImage(video, 0, 0);
-      grab.toBlob((blob) => scan(blob, "live"), "image/jpeg", 0.9);
+    const fromLive = async () => {
+      const blob = await liveFrame();
+      if (blob) scan(blob, "live");
+      else message.textContent = "Start the camera first (or upload a photo).";
     };
     // An empty hand from a scan that saw cards (or could not be trusted) is asked first.
     const askOut = () => {
@@ -478,7 +652,8 @@ function playerHand(game, round, player, hand) {
         if (correcting) await api("PUT", `/api/games/${game.id}/rounds/${round.number}/hands/${player.seat}`, body);
         else {
           await api("POST", `/api/games/${game.id}/rounds/${round.number}/hands`,
-            { ...body, player: player.seat, scan_id: scanId, confirm_out: confirmOut && empty });
+            { ...body, player: player.seat, scan_id: scanId, scan_seat: scanSeat ?? undefined,
+              confirm_out: confirmOut && empty });
         }
         await refreshTable(game.id);
       } catch (error) {
@@ -492,6 +667,10 @@ function playerHand(game, round, player, hand) {
       el("label", { class: "muted" }, blind, " went out blind (all cards in one play)"),
       saveButton, question, message);
     refresh();
+    if (!correcting) {
+      const holds = (id, sector) => scanId === id && scanSeat === sector;
+      roundEnd.editors[player.seat] = { node, take, release, holds };
+    }
     return node;
   }
 }

@@ -21,6 +21,11 @@
 - `test_a_dispute_photo_fills_the_lay_down_text`: a lay-down photo puts its melds in the
   text field, shows the card lying outside every meld and its warning; the text is then
   edited and checked again.
+- `test_a_whole_table_photo_gives_each_hand_to_its_player`: one photo of the table lists
+  a hand per seat of the photo with its points and the photo's warnings once; two
+  hands are given to two players (one given to the wrong player first, then moved),
+  each box filled with its unsure card marked; both confirm against the seat picked,
+  with no corrections, and a confirm keeps the other's unsaved entry.
 
 The stand-in scanner is the real scan contract (`PhotoScanner`) over a table laid by
 hand (`mini_table.MiniTable`), so warnings, unsure reads and loose cards are the scan's
@@ -562,3 +567,110 @@ def test_a_dispute_photo_fills_the_lay_down_text(
     page.wait_for_selector("#check-result >> text=Not a legal lay-down", timeout=TIMEOUT)
     assert page.locator("#check-result .warnings").count() == 0
     assert page.locator("#check-loose").count() == 0
+
+
+def three_hands(width: int, height: int) -> MiniTable:
+    """A table seen from above, three hands left: at the bottom of the photo (its seat 1),
+    upper left (seat 2) and upper right (seat 3); any photo size."""
+    sx, sy = width / 1200, height / 900
+    table = MiniTable(width=width, height=height, scale=1.5 * min(sx, sy))
+    table.row(["7h", "8c"], 600 * sx, 760 * sy, step=30)
+    table.row(["Kd", "Qs", "5d"], 250 * sx, 230 * sy, step=30)
+    table.row(["9s", "4h"], 950 * sx, 230 * sy, step=30)
+    return table
+
+
+def test_a_whole_table_photo_gives_each_hand_to_its_player(
+    live_server: Callable[..., Any], browser_for: Callable[[list[str]], Any], screenshots: Path
+) -> None:
+    table = three_hands(1200, 900)
+    server = live_server(StandInScanner(three_hands, unsure={"8c"}))
+    page = browser_for(["7h", "8c", "9s"]).new_page(viewport=DESKTOP)
+    game = new_game(page, server.url)
+    with page.expect_response(lambda r: r.url.endswith("/scans")) as answer:
+        page.set_input_files("#table-photo", files=[jpeg_file(photo_of(table), "table.jpg")])
+    assert answer.value.status == 201, answer.value.text()
+    scan = answer.value.json()
+    assert scan["photo"] == "table"  # sent as photo=table (the browser keeps a file's body)
+    rows = page.locator("#table-hands .seat-hand")
+    rows.first.wait_for(timeout=TIMEOUT)
+
+    # a hand per seat of the photo, with its points; the photo's warnings once, above
+    assert [" ".join(row.inner_text().split()) for row in rows.locator(".seat-cards").all()] == [
+        "Seat 1 (bottom): 7♥ 8♣ — 10 pts",
+        "Seat 2 (upper left): K♦ Q♠ 5♦ — 25 pts",
+        "Seat 3 (upper right): 9♠ 4♥ — 10 pts",
+    ]
+    notes = page.locator("#table-scan .warnings[role=status] li")
+    assert notes.all_text_contents() == [w["message"] for w in scan["warnings"]]
+    assert notes.evaluate_all("items => items.map((i) => i.dataset.code)") == ["unsure"]
+    assert page.locator(".warnings").count() == 1
+    assert page.locator("#table-hands img.evidence").is_visible()
+    # each list's default: the player whose seat number is the photo's seat
+    whose = [
+        rows.nth(k).get_by_role("combobox", name=f"Whose hand is seat {k + 1}?") for k in range(3)
+    ]
+    assert [w.input_value() for w in whose] == ["0", "1", "2"]
+
+    # the bottom hand given to Ann (the default) fills her box, its unsure card marked
+    ann, bob, cy = (page.locator(f"#player-{seat}") for seat in range(3))
+    rows.nth(0).get_by_role("button", name="Fill in").click()
+    assert ann.locator(".cards-input").input_value() == "7h 8c"
+    assert ann.get_by_role("button", name="8c, unsure: check it").is_visible()
+    assert "In Ann's box" in rows.nth(0).inner_text()
+    # ...but it is Bob's: given to him, Ann's box is empty again
+    whose[0].select_option(label="Bob")
+    rows.nth(0).get_by_role("button", name="Fill in").click()
+    assert ann.locator(".cards-input").input_value() == ""
+    assert ann.locator(".chips .chip").count() == 0
+    assert ann.locator(".from-table").count() == 0
+    assert bob.locator(".cards-input").input_value() == "7h 8c"
+    assert bob.locator(".chips .chip.unsure").count() == 1
+    assert bob.locator(".from-table").inner_text() == "From the table photo: seat 1 (bottom)."
+    assert bob.locator(".points").inner_text() == "10 pts"
+    assert whose[1].input_value() == ""  # Bob holds a hand now: seat 2's default is no one
+    # the upper right hand is Cy's, as the default says
+    rows.nth(2).get_by_role("button", name="Fill in").click()
+    assert cy.locator(".cards-input").input_value() == "9s 4h"
+    assert cy.locator(".chips .chip.unsure").count() == 0
+    assert page.locator("#round-panel .warnings").count() == 1
+    at_both_sizes(page, screenshots, "table-photo")
+    page.locator("#round-panel").screenshot(path=str(screenshots / "table-photo-panel.png"))
+
+    # both confirm against the seat picked; Bob's save keeps Cy's entry
+    sent: list[Any] = []
+    page.on(
+        "request", lambda r: sent.append(r.post_data_json) if r.url.endswith("/hands") else None
+    )
+    saved(page, bob.locator(".save").click)
+    assert " ".join(rows.nth(0).inner_text().split()).endswith("Bob's hand ✓ saved")
+    assert cy.locator(".cards-input").input_value() == "9s 4h"
+    assert "In Cy's box" in rows.nth(2).inner_text()
+    assert rows.nth(1).locator("option").all_text_contents() == ["no one", "Ann", "Cy"]
+    saved(page, cy.locator(".save").click)
+    assert [(b["player"], b["scan_id"], b["scan_seat"]) for b in sent] == [
+        (1, scan["id"], 0),
+        (2, scan["id"], 2),
+    ]
+    hands = page.request.get(f"{server.url}/api/games/{game}/rounds/1").json()["hands"]
+    assert [(h["player"], h["points"], h["corrections"], h["scan_id"]) for h in hands] == [
+        ("Bob", 10, [], scan["id"]),
+        ("Cy", 10, [], scan["id"]),
+    ]
+    assert rows.nth(1).locator("option").all_text_contents() == ["no one", "Ann"]
+    assert page.locator("#round-panel").inner_text().count("null") == 0
+    page.locator("#round-panel").screenshot(path=str(screenshots / "table-photo-saved.png"))
+
+    # the live camera's frame serves as the table photo too
+    page.click("#start-camera")
+    page.wait_for_function("document.getElementById('live-video').videoWidth > 0", timeout=TIMEOUT)
+    with page.expect_response(lambda r: r.url.endswith("/scans")) as again:
+        page.click("#table-live")
+    assert again.value.status == 201, again.value.text()
+    assert (again.value.json()["photo"], again.value.json()["source"]) == ("table", "live")
+    page.wait_for_function(
+        "(id) => document.querySelector('#table-hands img.evidence').src.includes(`/${id}/`)",
+        arg=again.value.json()["id"],
+        timeout=TIMEOUT,
+    )
+    assert [w.input_value() for w in whose] == ["0", "", ""]  # only Ann's hand is open

@@ -230,6 +230,46 @@ def test_a_table_photo_gives_a_hand_per_seat_to_pick_from(
     assert confirmed.json()["corrections"] == []
 
 
+def test_any_player_confirms_their_hand_from_a_table_photo(
+    client: TestClient, make_game: GameMaker, photo: bytes, fake_scanner: ScanSetter
+) -> None:
+    """One photo of the whole table serves every player: Bob and Cy confirm theirs from
+    Ann's upload, each against the seat picked (`scan_seat`, by default their own)."""
+    table = MiniTable(width=1600, height=1200)
+    table.row(["7h", "8c"], 800, 1050, step=40)  # bottom: seat 0
+    table.row(["Kd", "2s"], 150, 570, step=40, angle=90)  # left: seat 1
+    table.row(["Qs", "3d"], 800, 150, step=40, angle=180)  # top: seat 2
+    fake_scanner(layout=table)
+    game = make_game()
+    answer = client.post(
+        f"/api/games/{game}/rounds/1/scans",
+        data={"player": "0", "photo": "table"},
+        files={"image": ("t.jpg", photo, "image/jpeg")},
+    ).json()
+    seat_of = {c: s["seat"] for s in answer["seats"] for c in s["cards"]}
+    assert {c["card"]: c["seat"] for c in answer["cards"]} == seat_of
+    hands = f"/api/games/{game}/rounds/1/hands"
+    # Bob picks the bottom seat's hand (the photo was taken from his side), corrects 8c
+    bob = client.post(
+        hands,
+        json={"player": 1, "cards": "7h 9c", "scan_id": answer["id"], "scan_seat": seat_of["7h"]},
+    )
+    assert bob.status_code == 201, bob.text
+    assert bob.json()["corrections"] == [
+        {"action": "removed", "card": "8c"},
+        {"action": "added", "card": "9c"},
+    ]
+    # Cy, without scan_seat: compared with the hand at his own seat
+    cy = client.post(hands, json={"player": 2, "cards": "Qs 3d", "scan_id": answer["id"]})
+    assert cy.status_code == 201, cy.text
+    assert cy.json()["corrections"] == [] and cy.json()["scan_id"] == answer["id"]
+    # a photo of Bob's hand still confirms only Bob's hand
+    fake_scanner(["5s"])
+    hand_scan = upload(client, game, photo, player=1).json()
+    refused = client.post(hands, json={"player": 0, "cards": "5s", "scan_id": hand_scan["id"]})
+    assert refused.status_code == 422
+
+
 def test_exif_rotated_phone_photos_are_turned_upright(
     client: TestClient, make_game: GameMaker, fake_scanner: ScanSetter
 ) -> None:
