@@ -13,7 +13,7 @@ import numpy.typing as npt
 
 from shanghai.engine.variants import Rules
 
-from .layout import RowGrouper
+from .layout import RowGrouper, row_gaps
 from .physical import CardIdentifier
 from .readings import IndexReadings
 from .seating import Seating
@@ -67,6 +67,16 @@ class Reconstructor:
                     "ignored",
                     f"{n} read ind{'ices' if n != 1 else 'ex'} ignored (no card outline holds "
                     "them): add any card that is missing",
+                )
+            )
+        gaps = row_gaps(found.cards, self.grouper.group(found.cards)[0])
+        if gaps:
+            where = ", ".join(f"{found.cards[a].card}-{found.cards[b].card}" for a, b in gaps)
+            warnings.append(
+                ScanWarning(
+                    "gap",
+                    f"a card may be missing where a row has a gap ({where}): add it if so",
+                    tuple(i for pair in gaps for i in pair),
                 )
             )
         if len(unread):

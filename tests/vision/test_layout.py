@@ -8,7 +8,7 @@ import pytest
 
 from shanghai.engine.cards import parse_cards
 from shanghai.engine.variant_files import find_variant
-from shanghai.vision.layout import RowGrouper
+from shanghai.vision.layout import RowGrouper, row_gaps
 from shanghai.vision.physical import CardIdentifier
 from shanghai.vision.reconstruct import Reconstructor
 from shanghai.vision.seating import Seating
@@ -305,3 +305,22 @@ def test_a_meld_past_the_sector_edge_takes_its_players_hand_along(mini_table) ->
 
 def test_a_hand_alone_near_the_sector_edge_goes_by_its_position(mini_table) -> None:  # type: ignore[no-untyped-def]
     assert _six_seat_rows(mini_table, with_meld=False) == {"2c Kh 5s": 0}
+
+
+def test_a_gap_in_a_row_is_where_a_card_was_missed(mini_table) -> None:  # type: ignore[no-untyped-def]
+    """A row of five with the middle card not seen at all (no index, no outline): a gap
+    between its neighbours; the whole row, and a fan, have none."""
+    for names, spread in ((["4h", "5h", "6h", "7h", "8h"], 0.0), (["2c", "9d", "Ks", "Jh"], 40.0)):
+        table = mini_table()
+        if spread:
+            table.fan(names, 600, 450, spread)
+        else:
+            table.row(names, 600, 450, step=20)
+        found = CardIdentifier().identify(*table.measure())
+        assert row_gaps(found.cards, RowGrouper().group(found.cards)[0]) == []
+    table = mini_table()
+    table.row(["4h", "5h", "6h", "7h", "8h"], 600, 450, step=20)
+    found = CardIdentifier().identify(*table.measure())
+    seen = [c for c in found.cards if str(c.card) != "6h"]
+    gaps = row_gaps(seen, RowGrouper().group(seen)[0])
+    assert [sorted((str(seen[a].card), str(seen[b].card))) for a, b in gaps] == [["5h", "7h"]]
