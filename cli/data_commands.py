@@ -25,7 +25,12 @@ def register(sub: Any) -> None:
     from shanghai.datasets.splits import SPLITS
 
     parser: argparse.ArgumentParser = sub.add_parser("data", help="generate synthetic card data")
-    parser.set_defaults(func=lambda args: parser.print_help() or 0)
+
+    def usage(args: argparse.Namespace) -> int:
+        parser.print_help()
+        return 0
+
+    parser.set_defaults(func=usage)
     data_sub = parser.add_subparsers(dest="data_command", parser_class=type(parser))
 
     gen = data_sub.add_parser(
@@ -84,13 +89,13 @@ def register(sub: Any) -> None:
 def _cache(args: argparse.Namespace) -> Path | None:
     from shanghai.datasets.decks import DEFAULT_CACHE
 
-    if args.cache is not None:
-        if not args.cache.is_dir():
-            raise UsageError(
-                f"--cache {args.cache}: no such folder (run `shanghai data fetch-decks`)"
-            )
-        return args.cache.resolve()
-    return DEFAULT_CACHE.resolve() if DEFAULT_CACHE.is_dir() else None
+    given: Path | None = args.cache
+    if given is not None:
+        if not given.is_dir():
+            raise UsageError(f"--cache {given}: no such folder (run `shanghai data fetch-decks`)")
+        return given.resolve()
+    cache: Path = DEFAULT_CACHE
+    return cache.resolve() if cache.is_dir() else None
 
 
 def _generate(args: argparse.Namespace) -> int:

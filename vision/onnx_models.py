@@ -57,11 +57,16 @@ def letterbox(
     if stride is not None:
         dw, dh = ((size[1] - new_w) % stride) / 2, ((size[0] - new_h) % stride) / 2
     if (w, h) != (new_w, new_h):
-        image = cv2.resize(image, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
+        image = np.asarray(
+            cv2.resize(image, (new_w, new_h), interpolation=cv2.INTER_LINEAR), dtype=np.uint8
+        )
     top, bottom = round(dh - 0.1), round(dh + 0.1)
     left, right = round(dw - 0.1), round(dw + 0.1)
-    padded = cv2.copyMakeBorder(
-        image, top, bottom, left, right, cv2.BORDER_CONSTANT, value=(pad_value,) * 3
+    padded = np.asarray(
+        cv2.copyMakeBorder(
+            image, top, bottom, left, right, cv2.BORDER_CONSTANT, value=(pad_value,) * 3
+        ),
+        dtype=np.uint8,
     )
     return padded, Letterbox(gain, left, top)
 

@@ -152,7 +152,7 @@ class CardModels:
         probabilities = self.reader(crops)
         if self.turned and crops:
             half_turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
-            probabilities = (probabilities + self.reader(half_turned)) / 2
+            probabilities = ((probabilities + self.reader(half_turned)) / 2).astype(np.float32)
         return probabilities.astype(np.float32)
 
     def read(

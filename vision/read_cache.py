@@ -71,7 +71,8 @@ def _box_shift(old: FloatArray, new: FloatArray) -> FloatArray:
     """(new, old) matrix: the largest move of a box side, as a share of the new box's
     long side."""
     side = np.maximum(new[:, 2:] - new[:, :2], 1.0).max(axis=1)
-    return np.abs(new[:, None, :] - old[None, :, :]).max(axis=2) / side[:, None]
+    shift: FloatArray = np.abs(new[:, None, :] - old[None, :, :]).max(axis=2) / side[:, None]
+    return shift
 
 
 @dataclass

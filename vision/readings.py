@@ -70,7 +70,8 @@ class IndexReadings:
     def sizes(self) -> FloatArray:
         """(N,) longer side of each box: the index's size whatever its rotation."""
         wh = self.xyxy[:, 2:] - self.xyxy[:, :2]
-        return wh.max(axis=1).astype(np.float32)
+        sizes: FloatArray = wh.max(axis=1).astype(np.float32)
+        return sizes
 
 
 def _card_or_none(name: str) -> Card | None:

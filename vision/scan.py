@@ -210,7 +210,7 @@ def _joker_unread(
     read (on a card outline left unread, or on no outline at all)."""
     if not reads.unread_best:
         return False
-    centres = (reads.unread_xyxy[:, :2] + reads.unread_xyxy[:, 2:]) / 2
+    centres = ((reads.unread_xyxy[:, :2] + reads.unread_xyxy[:, 2:]) / 2).astype(np.float32)
     on_read = _inside(centres, [c.xyxy for c in cards if str(c.card) != JOKER])
     return any(
         name == JOKER and not on

@@ -59,8 +59,10 @@ def _row_box(cards: Sequence[PhysicalCard], row: CardRow) -> tuple[float, float,
     )
 
 
-def _row_centre(cards: Sequence[PhysicalCard], row: CardRow) -> np.ndarray:
-    return np.asarray([cards[m].center for m in row.members], dtype=np.float64).mean(axis=0)
+def _row_centre(cards: Sequence[PhysicalCard], row: CardRow) -> npt.NDArray[np.float64]:
+    centres = np.asarray([cards[m].center for m in row.members], dtype=np.float64)
+    centre: npt.NDArray[np.float64] = centres.mean(axis=0)
+    return centre
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ changed for `hold_seconds`; `stability` says how far along that is (0..1).
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import deque
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -49,10 +49,10 @@ class _Track:
 
     def identity(self) -> tuple[str, float]:
         """Confidence-weighted vote over recent readings; returns (name, mean share)."""
-        weights: Counter[str] = Counter()
+        weights: dict[str, float] = {}
         for name, confidence in self.votes:
-            weights[name] += confidence
-        name, weight = weights.most_common(1)[0]
+            weights[name] = weights.get(name, 0.0) + confidence
+        name, weight = max(weights.items(), key=lambda item: item[1])
         total = sum(weights.values()) or 1.0
         return name, weight / total
 
