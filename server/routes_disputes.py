@@ -14,7 +14,7 @@ from .annotate import GREEN, GREY, RED, Colour
 from .deps import ScannerDep, SettingsDep, StateDep
 from .routes_rounds import RoundNumber, _in_range
 from .routes_scans import IMAGE_ERRORS
-from .rules import MAX_CARDS, ApiError, parse_groups
+from .rules import ApiError, parse_groups
 from .scan_service import overlay, read_and_scan
 from .schemas import CheckPublic, CheckRequest
 from .views import check_public
@@ -80,10 +80,6 @@ def check_image(
     _in_range(state, number)
     read = read_and_scan(image, settings, scanner, rules=state.rules, kind=PhotoKind.LAY_DOWN)
     photo = read.snapshot
-    if len(photo.cards) > MAX_CARDS:
-        raise ApiError(
-            422, f"{len(photo.cards)} cards recognised: photograph one lay-down at a time"
-        )
     report = photo.lay_down(photo.seats[0], number)
     annotated = overlay(read, _colours(photo, report))
     return check_public(report, state.rules, True, photo, annotated)

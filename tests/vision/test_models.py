@@ -181,6 +181,7 @@ def test_cli_and_api_give_the_same_answer_for_a_photo(
                 f"/api/games/{game}/rounds/1/check-image",
                 files={"image": ("p.jpg", path.read_bytes(), "image/jpeg")},
             ).json()
+            assert "melds" in api and "melds" in cli, (api, cli)
             assert [m["cards"] for m in api["melds"]] == [m["cards"] for m in cli["melds"]]
             assert api["valid"] == cli["valid"] and api["reasons"] == cli["reasons"]
             assert api["loose"] == cli["loose"] and api["warnings"] == cli["warnings"]
