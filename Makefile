@@ -34,7 +34,7 @@ serve: $(STAMP_RUN)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict engine
+	bash tools/typecheck.sh
 
 # The whole suite; benchmarks run with `make bench`. The npm SVG decks are fetched once
 # into data/cache/ so the data tests cover every deck look.

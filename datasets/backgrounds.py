@@ -28,8 +28,14 @@ def _noise(rng: Rng, n: int, mm_per_px: float, cell_x_mm: float, cell_y_mm: floa
     grid = rng.random((ny, nx), dtype=np.float32)
     # One axis at a time: cubic where the grid is enlarged, area-average where shrunk
     # (features finer than a pixel average out, as they do in a photo).
-    grid = cv2.resize(grid, (nx, n), interpolation=cv2.INTER_CUBIC if ny < n else cv2.INTER_AREA)
-    grid = cv2.resize(grid, (n, n), interpolation=cv2.INTER_CUBIC if nx < n else cv2.INTER_AREA)
+    grid = np.asarray(
+        cv2.resize(grid, (nx, n), interpolation=cv2.INTER_CUBIC if ny < n else cv2.INTER_AREA),
+        dtype=np.float32,
+    )
+    grid = np.asarray(
+        cv2.resize(grid, (n, n), interpolation=cv2.INTER_CUBIC if nx < n else cv2.INTER_AREA),
+        dtype=np.float32,
+    )
     return np.clip(grid, 0.0, 1.0)
 
 
@@ -61,7 +67,7 @@ def _wood(rng: Rng, n: int, mmpp: float) -> Field:
     plank = rng.uniform(70, 220)
     edge = np.abs(((y + plank / 2) % plank) - plank / 2) < max(0.6, mmpp)
     plank_id = np.floor(y / plank).astype(np.int32) % 7
-    tint = (0.9 + 0.2 * rng.random(7).astype(np.float32))[plank_id]
+    tint: Field = (0.9 + 0.2 * rng.random(7).astype(np.float32))[plank_id]
     rgb = _mix(_jitter(rng, light, 0.08), _jitter(rng, dark, 0.08), t) * tint[..., None]
     rgb[np.broadcast_to(edge, (n, n))] *= 0.55
     return rgb
@@ -161,7 +167,7 @@ def _stone(rng: Rng, n: int, mmpp: float) -> Field:
         return rgb
     turbulence = _noise(rng, n, mmpp, 80.0, 80.0) * 40 + _noise(rng, n, mmpp, 15.0, 15.0) * 8
     x = (np.arange(n, dtype=np.float32) * mmpp)[None, :]
-    veins = np.abs(np.sin((x + turbulence) / rng.uniform(20, 60))) ** 0.25
+    veins = np.asarray(np.abs(np.sin((x + turbulence) / rng.uniform(20, 60))) ** 0.25, np.float32)
     return np.array(base, np.float32) * (0.65 + 0.35 * veins)[..., None]
 
 

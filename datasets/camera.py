@@ -74,7 +74,8 @@ class Camera:
         )
         # Not normalised: the third coordinate is the depth in front of the camera, so a
         # negative one reliably means "behind the camera".
-        return k @ np.column_stack([rotation[:, 0], rotation[:, 1], translation])
+        projection = k @ np.column_stack([rotation[:, 0], rotation[:, 1], translation])
+        return np.asarray(projection, dtype=np.float64)
 
     def card_height_px(self) -> float:
         """Roughly how tall a card at the target looks (before foreshortening)."""

@@ -142,7 +142,7 @@ def draw_text(
     ox = {"l": x, "m": x - width / 2, "r": x - width}[anchor[0]]
     oy = {"t": y, "m": y - layer.height / 2, "b": y - layer.height}.get(anchor[1], y)
     solid = Image.new("RGB", layer.size, colour)
-    image = draw._image  # type: ignore[attr-defined]
+    image = draw._image
     image.paste(solid, (round(ox), round(oy)), layer)
     return (round(ox), round(oy), round(ox) + width, round(oy) + layer.height)
 

@@ -26,7 +26,7 @@ def _light_field(rng: np.random.Generator, h: int, w: int) -> Field:
     xx, yy = xx / w - 0.5, yy / h - 0.5
     angle = rng.uniform(0, 2 * math.pi)
     ramp = xx * math.cos(angle) + yy * math.sin(angle)
-    gain = rng.uniform(0.75, 1.1) + ramp * rng.uniform(0.0, 0.6)
+    gain: Field = rng.uniform(0.75, 1.1) + ramp * rng.uniform(0.0, 0.6)
     gain = gain - rng.uniform(0, 0.4) * (xx**2 + yy**2)
     if rng.random() < 0.35:  # a soft shadow of an arm, a phone or a lamp
         shadow = np.zeros((h, w), np.float32)
@@ -34,7 +34,7 @@ def _light_field(rng: np.random.Generator, h: int, w: int) -> Field:
         axes = (int(rng.uniform(0.1, 0.5) * w), int(rng.uniform(0.05, 0.25) * h))
         cv2.ellipse(shadow, (int(cx), int(cy)), axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
         blur = max(3, int(min(h, w) * rng.uniform(0.02, 0.08))) | 1
-        shadow = cv2.GaussianBlur(shadow, (blur, blur), 0)
+        shadow = np.asarray(cv2.GaussianBlur(shadow, (blur, blur), 0), dtype=np.float32)
         gain = gain * (1 - rng.uniform(0.2, 0.45) * shadow)
     return gain.astype(np.float32)
 
@@ -54,7 +54,7 @@ def _motion_kernel(length: int, angle: float) -> npt.NDArray[np.float32]:
     c = (length - 1) / 2
     dx, dy = math.cos(angle) * c, math.sin(angle) * c
     cv2.line(kernel, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1)
-    return kernel / max(kernel.sum(), 1e-6)
+    return kernel / max(float(kernel.sum()), 1e-6)
 
 
 def apply_effects(image: Image3, rng: np.random.Generator) -> tuple[Image3, float]:
@@ -81,11 +81,12 @@ def apply_effects(image: Image3, rng: np.random.Generator) -> tuple[Image3, floa
     blur_px = 0.0
     if roll < 0.35:
         sigma = rng.uniform(0.4, 1.5) * scale
-        out = cv2.GaussianBlur(out, (0, 0), sigma)
+        out = np.asarray(cv2.GaussianBlur(out, (0, 0), sigma), dtype=np.float32)
         blur_px = 2 * sigma
     elif roll < 0.6:
         length = max(3, int(rng.uniform(3, 10) * scale)) | 1
-        out = cv2.filter2D(out, -1, _motion_kernel(length, rng.uniform(0, math.pi)))
+        kernel = _motion_kernel(length, rng.uniform(0, math.pi))
+        out = np.asarray(cv2.filter2D(out, -1, kernel), dtype=np.float32)
         blur_px = float(length)
     sigma_noise = rng.uniform(0.5, 7.0)
     noise = rng.standard_normal(((h + 1) // 2, (w + 1) // 2, 3), dtype=np.float32)
@@ -99,4 +100,6 @@ def jpeg_roundtrip(image: Image3, quality: int) -> tuple[Image3, bytes]:
     if not ok:
         raise RuntimeError("JPEG encoding failed")
     decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if decoded is None:
+        raise RuntimeError("JPEG decoding failed")
     return decoded.astype(np.uint8), data.tobytes()

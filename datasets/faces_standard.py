@@ -79,7 +79,7 @@ class StandardStyle:
 def _pip_positions(rank: int) -> list[tuple[float, float]]:
     """Pip centres for ranks 2-10 as (column, row) fractions of the pip area."""
     left, mid, right = 0.0, 0.5, 1.0
-    col = {
+    col: dict[int, list[tuple[float, float]]] = {
         2: [(mid, 0), (mid, 1)],
         3: [(mid, 0), (mid, 0.5), (mid, 1)],
         4: [(left, 0), (left, 1), (right, 0), (right, 1)],
@@ -241,7 +241,7 @@ class CodeStandardLook(DeckLook):
             layer = Image.new("RGBA", (W, H), (0, 0, 0, 0))
             draw_text(ImageDraw.Draw(layer), "JOKER", W / 2, H / 2, big, colour, anchor="mm")
             layer = layer.rotate(60, center=(W / 2, H / 2))
-            draw._image.paste(layer, (0, 0), layer)  # type: ignore[attr-defined]
+            draw._image.paste(layer, (0, 0), layer)
         else:  # a jester's hat with bells
             cx, cy = W / 2, H / 2 + 20 * S
             tips = [(-70, -90), (0, -120), (70, -90)]

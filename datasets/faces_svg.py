@@ -97,7 +97,7 @@ def _load_rgba(path: Path) -> npt.NDArray[np.uint8]:
         import resvg_py
 
         png = bytes(resvg_py.svg_to_bytes(svg_path=str(path), dpi=96, width=FACE_W, height=FACE_H))
-        image = Image.open(io.BytesIO(png))
+        image: Image.Image = Image.open(io.BytesIO(png))
     else:
         image = Image.open(path)
     image = image.convert("RGBA")

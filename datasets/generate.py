@@ -26,7 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Never
 
 import numpy as np
 from tqdm import tqdm
@@ -302,7 +302,7 @@ def generate(cfg: GenerateConfig, *, progress: bool = True) -> GenerateSummary:
     return summary
 
 
-def _collect(summary: GenerateSummary, results: Any, bar: tqdm) -> None:  # type: ignore[type-arg]
+def _collect(summary: GenerateSummary, results: Any, bar: tqdm[Never]) -> None:
     for result in results:
         summary.images += result.images
         summary.crops += result.crops

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from shanghai.engine.cards import JOKER, Card
+from shanghai.engine.cards import JOKER, Card, Suit
 
 from .clutter import make_clutter
 from .faces import CARD_W_MM, FACE_H, FACE_W, DeckLook
@@ -94,6 +94,11 @@ class Layout:
     focus_mm: list[tuple[float, float]] = field(default_factory=list)
 
 
+def _of_suit_and_rank(suit: Suit, rank: int) -> Callable[[Card], bool]:
+    """A `TableDecks.take` predicate for cards of `suit` and `rank`."""
+    return lambda c: c.suit is suit and c.rank == rank
+
+
 class TableDecks:
     """The shuffled cards of the decks on one table (2-3 decks: duplicates are real).
 
@@ -140,8 +145,9 @@ class TableDecks:
         if first is None:
             return []
         out = [first]
+        rank = first[0].rank
         while len(out) < n:
-            got = self.take(lambda c, r=first[0].rank: c.rank == r and not c.is_suitless)
+            got = self.take(lambda c: c.rank == rank and not c.is_suitless)
             if got is None:
                 break
             out.append(got)
@@ -157,7 +163,7 @@ class TableDecks:
         top = 14 if first[0].family.value == "rook" else 13
         while len(out) < n and rank < top:
             rank += 1
-            got = self.take(lambda c, r=rank: c.suit is suit and c.rank == r)
+            got = self.take(_of_suit_and_rank(suit, rank))
             if got is None:
                 break
             out.append(got)

@@ -41,7 +41,7 @@ def _face_tile(
 ) -> Image3:
     alpha = rgba[..., 3:4].astype(np.float32) / 255.0
     rgb = rgba[..., :3].astype(np.float32) * alpha + 90.0 * (1 - alpha)
-    tile = cv2.cvtColor(rgb.astype(np.uint8), cv2.COLOR_RGB2BGR)
+    tile = np.asarray(cv2.cvtColor(rgb.astype(np.uint8), cv2.COLOR_RGB2BGR), dtype=np.uint8)
     for x0, y0, x1, y1 in boxes:
         cv2.rectangle(tile, (int(x0), int(y0)), (round(x1), round(y1)), (0, 200, 255), 1)
     cv2.putText(tile, text, (6, tile.shape[0] - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 0, 255), 1)
@@ -70,7 +70,9 @@ STATE_COLOURS = {
 
 def draw_labels(image: Image3, labels: Sequence[CardLabel], scale: float) -> Image3:
     """A copy of `image` scaled by `scale` with the labels drawn over it."""
-    out = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    out = np.asarray(
+        cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), dtype=np.uint8
+    )
     for label in labels:
         for ix in label.indices:
             colour = STATE_COLOURS[ix.state]

@@ -59,7 +59,7 @@ def _read(path: Path) -> Frame:
     image = cv2.imread(str(path))
     if image is None:
         raise ValueError(f"{path}: not an image")
-    return image
+    return np.asarray(image, dtype=np.uint8)
 
 
 class _Calibration:
@@ -126,7 +126,7 @@ def _quantize(
         quantize_static(
             str(prepared),
             str(to),
-            calibration,  # type: ignore[arg-type]
+            calibration,
             quant_format=QuantFormat.QDQ,
             activation_type=QuantType.QUInt8,
             weight_type=QuantType.QInt8,

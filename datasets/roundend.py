@@ -13,7 +13,7 @@ lists, plus a hand), so a scene can also be composed from any other source.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +48,11 @@ class PlayerArea:
     hand: Sequence[Card]
 
 
+def _equal_to(card: Card) -> Callable[[Card], bool]:
+    """A `TableDecks.take` predicate for copies of `card`."""
+    return lambda c: c == card
+
+
 def _assign_looks(
     rng: np.random.Generator,
     areas: Sequence[PlayerArea],
@@ -62,7 +67,7 @@ def _assign_looks(
         groups.append(("hand", 0, area.hand))
         for zone, m, cards in groups:
             for i, card in enumerate(cards):
-                got = decks.take(lambda c, want=card: c == want)
+                got = decks.take(_equal_to(card))
                 if got is None:  # a look without this card (one npm deck has no joker)
                     got = (card, next(look for look in fallback if card in look.cards()))
                 out[(seat, zone, m, i)] = got
@@ -103,12 +108,12 @@ def round_end_layout(
         total_height = hand_y + CARD_H_MM
         shift_y = -total_height / 2 + CARD_H_MM / 2
         for mx, my, m in rows:
-            cards = [assigned[(seat, "meld", m, i)] for i in range(len(area.melds[m]))]
-            poses = row_positions(rng, len(cards), meld_step)
+            meld_cards = [assigned[(seat, "meld", m, i)] for i in range(len(area.melds[m]))]
+            poses = row_positions(rng, len(meld_cards), meld_step)
             local = [(px + mx - width_limit / 2, py + my + shift_y, pa) for px, py, pa in poses]
             place_group(
                 layout,
-                cards,
+                meld_cards,
                 _to_table(local, centre, card_angle),
                 (0, 0, 0),
                 zone="meld",

@@ -112,8 +112,11 @@ def _mip(rgba: npt.NDArray[np.uint8], m: Matrix) -> tuple[npt.NDArray[np.uint8],
     if scale >= 0.6:
         return rgba, m
     f = max(scale * 1.4, 0.02)
-    small = cv2.resize(
-        rgba, (max(2, round(w * f)), max(2, round(h * f))), interpolation=cv2.INTER_AREA
+    small = np.asarray(
+        cv2.resize(
+            rgba, (max(2, round(w * f)), max(2, round(h * f))), interpolation=cv2.INTER_AREA
+        ),
+        dtype=np.uint8,
     )
     fx, fy = small.shape[1] / w, small.shape[0] / h
     return small, m @ np.diag([1 / fx, 1 / fy, 1.0])
@@ -223,7 +226,9 @@ def render_scene(
         )
     paste_clutter(above=True)
 
-    frame = cv2.cvtColor(np.clip(canvas, 0, 255).astype(np.uint8), cv2.COLOR_RGB2BGR)
+    frame = np.asarray(
+        cv2.cvtColor(np.clip(canvas, 0, 255).astype(np.uint8), cv2.COLOR_RGB2BGR), dtype=np.uint8
+    )
     blur_px = 0.0
     if effects:
         frame, blur_px = apply_effects(frame, rng)

@@ -92,7 +92,7 @@ def model_yaml(task: str, *, nc: int, width: float, depth: float, folder: Path) 
     from ultralytics.utils import YAML
 
     base = "yolo11n-cls.yaml" if task == "classify" else "yolo11n.yaml"
-    cfg = yaml_model_load(base)
+    cfg = yaml_model_load(base)  # type: ignore[no-untyped-call]
     for key in ("scale", "yaml_file"):
         cfg.pop(key, None)
     max_channels = 1024
@@ -100,7 +100,7 @@ def model_yaml(task: str, *, nc: int, width: float, depth: float, folder: Path) 
     cfg["nc"] = nc
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"cards-{task}-w{width:g}-d{depth:g}-yolo11n.yaml"
-    YAML.save(path, cfg)
+    YAML.save(path, cfg)  # type: ignore[no-untyped-call]
     return path
 
 
@@ -143,7 +143,7 @@ def _resume_or_new(
 ) -> tuple[Any, bool]:
     """The model to train: the run's last epoch (resume), given weights (a later
     session continuing from the shipped model), or a fresh network."""
-    from ultralytics import YOLO
+    from ultralytics.models import YOLO
 
     _results_without_polars()
     last = run / "weights" / "last.pt"
@@ -260,7 +260,7 @@ def _write_log(run: Path, what: str, config: TrainConfig, started: float) -> Non
 
 def export_onnx(weights: Path, *, imgsz: int, dynamic: bool, to: Path) -> Path:
     """Export `weights` to ONNX (opset chosen by ultralytics) and copy it to `to`."""
-    from ultralytics import YOLO
+    from ultralytics.models import YOLO
 
     model = YOLO(str(weights))
     exported = Path(model.export(format="onnx", imgsz=imgsz, dynamic=dynamic, simplify=True))
