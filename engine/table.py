@@ -158,6 +158,8 @@ class RoundState:
 
     def can_buy(self, seat: int) -> bool:
         variant = self.rules.variant
+        # The penalty cards come from the stock, refilled from the discard pile under
+        # the upcard bought less its new top card (`dealing.reshuffle`): hence - 2.
         return (
             not self.over
             and variant.has_discards
@@ -167,7 +169,7 @@ class RoundState:
             and bool(self.discards)
             and self.buys_used(seat) < self.rules.round(self.round_number).buys
             and not (variant.buy_only_before_lay_down and self.has_laid_down(seat))
-            and len(self.stock) + len(self.discards) - 1 >= variant.buy_penalty_cards
+            and len(self.stock) + max(0, len(self.discards) - 2) >= variant.buy_penalty_cards
         )
 
     def table_melds(self, seat: int) -> list[Meld]:

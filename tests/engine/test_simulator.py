@@ -182,6 +182,22 @@ def _fresh_state(name: str, round_number: int = 1) -> RoundState:
     return RoundState.from_deal(rules, round_number, deal, rng)
 
 
+def test_no_buy_when_the_penalty_cannot_be_drawn() -> None:
+    """An empty stock and two discards: the upcard could be bought, but its penalty card
+    would come from a pile that keeps its top card: no buy (it once popped an empty stock,
+    found by the scan benchmark's simulated lay-downs)."""
+    state = _fresh_state("shanghai")
+    state.discards[:] = [state.stock.pop(), state.stock.pop()]
+    moved = list(state.stock)
+    state.stock.clear()
+    seat = (state.current + 1) % state.players
+    assert not state.can_buy(seat)
+    state.stock.append(moved.pop())
+    assert state.can_buy(seat)
+    taken = state.buy(seat)
+    assert len(taken) == 1 + state.rules.variant.buy_penalty_cards
+
+
 def test_invariants_catch_a_lost_card() -> None:
     state = _fresh_state("shanghai")
     check_invariants(state)
