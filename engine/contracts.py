@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from .assignment import first_assignment, most_legal
 from .cards import Card, Suit
 from .errors import IllegalMeldError
 from .melds import Meld, check_meld, describe_place
@@ -135,7 +136,6 @@ def check_lay_down(
     """
     rule = rules.round(round_number)
     contract = rule.contract
-    exact = rules.variant.lay_down_exact
     options: list[dict[MeldKind, Meld | list[str]]] = []
     for group in groups:
         per_kind: dict[MeldKind, Meld | list[str]] = {}
@@ -155,25 +155,117 @@ def check_lay_down(
             f"round {round_number} calls for {contract} ({len(contract.melds)} melds); "
             f"{len(groups)} {'was' if len(groups) == 1 else 'were'} laid down"
         )
-    best: tuple[int, list[MeldVerdict]] | None = None
-    crossed: tuple[list[MeldVerdict], list[str]] | None = None
-    for assignment in _assignments(len(groups), list(contract.melds)):
-        verdicts = [
-            _verdict(tuple(group), per_kind, spec, exact)
-            for group, per_kind, spec in zip(groups, options, assignment, strict=True)
+    return _Pairing(groups, options, contract, rules).report(round_number, tuple(reasons))
+
+
+class _Pairing:
+    """Which contract meld each group is judged against.
+
+    The verdict is the one trying every ordering of the contract's melds would give
+    (the first ordering, in `itertools.permutations` order, that makes the most groups
+    legal; for a lay-down of exactly the contract, the first whose melds also pass the
+    rules between melds), found by matching (`assignment.first_assignment`) in time
+    polynomial in the number of groups.
+    """
+
+    def __init__(
+        self,
+        groups: Sequence[Sequence[Card]],
+        options: list[dict[MeldKind, Meld | list[str]]],
+        contract: Contract,
+        rules: Rules,
+    ) -> None:
+        self.groups = [tuple(group) for group in groups]
+        self.options = options
+        self.contract = contract
+        self.rules = rules
+        specs = list(contract.melds)
+        padded: list[MeldSpec | None] = [*specs, *([None] * max(0, len(groups) - len(specs)))]
+        self.values = list(dict.fromkeys(padded))
+        index = {value: i for i, value in enumerate(self.values)}
+        self.slots = [index[value] for value in padded]
+        self._verdicts: dict[tuple[int, int], MeldVerdict] = {}
+        self.masks = [
+            sum(1 << v for v in range(len(self.values)) if self.verdict(g, v).valid)
+            for g in range(len(self.groups))
         ]
-        score = sum(v.valid for v in verdicts)
-        if best is None or score > best[0]:
-            best = (score, verdicts)
-        if score == len(groups) and not reasons:
-            cross = lay_down_problems([v.meld for v in verdicts if v.meld is not None], rules)
-            if not cross:
-                return LayDownReport(round_number, contract, tuple(verdicts))
-            crossed = crossed or (verdicts, cross)
-    if crossed is not None:
-        return LayDownReport(round_number, contract, tuple(crossed[0]), tuple(crossed[1]))
-    assert best is not None
-    return LayDownReport(round_number, contract, tuple(best[1]), tuple(reasons))
+
+    def verdict(self, group: int, value: int) -> MeldVerdict:
+        key = (group, value)
+        if key not in self._verdicts:
+            spec = self.values[value]
+            exact = self.rules.variant.lay_down_exact
+            self._verdicts[key] = _verdict(self.groups[group], self.options[group], spec, exact)
+        return self._verdicts[key]
+
+    def verdicts(self, positions: Sequence[int]) -> tuple[MeldVerdict, ...]:
+        return tuple(self.verdict(g, self.slots[p]) for g, p in enumerate(positions))
+
+    def report(self, round_number: int, reasons: tuple[str, ...]) -> LayDownReport:
+        count = len(self.groups)
+        capacity = [self.slots.count(v) for v in range(len(self.values))]
+        first = first_assignment(self.masks, self.slots, most_legal(self.masks, capacity))
+        assert first is not None
+        verdicts = self.verdicts(first)
+        if reasons or not all(v.valid for v in verdicts):
+            return LayDownReport(round_number, self.contract, verdicts, reasons)
+        cross = lay_down_problems([v.meld for v in verdicts if v.meld is not None], self.rules)
+        if not cross:
+            return LayDownReport(round_number, self.contract, verdicts)
+        # The melds break a rule between melds (runs touching, sets of one rank): a group
+        # that is both a legal set and a legal run may read the other way. The melds
+        # depend only on the kind each group is read as.
+        kinds_first = tuple(self.kind(p) for p in first)
+        best: tuple[int, ...] | None = None
+        for kinds in self._kind_choices():
+            if kinds == kinds_first:
+                continue
+            melds = [self.options[g][kind] for g, kind in enumerate(kinds)]
+            if lay_down_problems([m for m in melds if isinstance(m, Meld)], self.rules):
+                continue
+            masks = [
+                mask & self._kind_bits(kind) for mask, kind in zip(self.masks, kinds, strict=True)
+            ]
+            found = first_assignment(masks, self.slots, count)
+            if found is not None and (best is None or found < best):
+                best = found
+        if best is not None:
+            return LayDownReport(round_number, self.contract, self.verdicts(best))
+        return LayDownReport(round_number, self.contract, verdicts, tuple(cross))
+
+    def kind(self, position: int) -> MeldKind:
+        spec = self.values[self.slots[position]]
+        assert spec is not None
+        return spec.kind
+
+    def _kind_bits(self, kind: MeldKind) -> int:
+        return sum(
+            1 << v for v, spec in enumerate(self.values) if spec is not None and spec.kind is kind
+        )
+
+    def _kind_choices(self) -> Iterator[tuple[MeldKind, ...]]:
+        """Each way to read every group as a set or a run that still lets every group
+        take a legal contract meld (pruned by matching: at most 2 ** groups read both
+        ways, and a lay-down of exactly the contract has few groups)."""
+        count = len(self.groups)
+        capacity = [self.slots.count(v) for v in range(len(self.values))]
+        bits = {kind: self._kind_bits(kind) for kind in MeldKind}
+        chosen: list[MeldKind] = []
+
+        def walk(index: int) -> Iterator[tuple[MeldKind, ...]]:
+            if index == count:
+                yield tuple(chosen)
+                return
+            for kind in MeldKind:
+                if not self.masks[index] & bits[kind]:
+                    continue
+                chosen.append(kind)
+                masks = [m & bits[k] for m, k in zip(self.masks, chosen, strict=False)]
+                if most_legal([*masks, *self.masks[index + 1 :]], capacity) == count:
+                    yield from walk(index + 1)
+                chosen.pop()
+
+        yield from walk(0)
 
 
 def _free_melds(
@@ -201,16 +293,6 @@ def _pick_reasons(
     except IllegalMeldError as exc:
         return exc.reasons
     return []
-
-
-def _assignments(groups: int, specs: list[MeldSpec]) -> Iterator[tuple[MeldSpec | None, ...]]:
-    """Every way to pair groups with contract melds (None: a group beyond the contract)."""
-    padded: list[MeldSpec | None] = [*specs, *([None] * max(0, groups - len(specs)))]
-    seen: set[tuple[MeldSpec | None, ...]] = set()
-    for perm in itertools.permutations(padded, groups):
-        if perm not in seen:
-            seen.add(perm)
-            yield perm
 
 
 def _verdict(

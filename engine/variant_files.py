@@ -19,6 +19,7 @@ from typing import Any
 from .cards import Card, DeckFamily
 from .errors import CardParseError, VariantError
 from .variants import (
+    MAX_PLAYERS_ANY,
     AceRank,
     Contract,
     DealSize,
@@ -29,9 +30,17 @@ from .variants import (
     Setup,
     Variant,
     WildLimits,
+    shorten,
 )
 
-__all__ = ["BUILTIN_VARIANTS", "find_variant", "list_variants", "load_variant", "parse_variant"]
+__all__ = [
+    "BUILTIN_VARIANTS",
+    "find_variant",
+    "list_variants",
+    "load_variant",
+    "parse_variant",
+    "read_variant",
+]
 
 BUILTIN_VARIANTS: tuple[str, ...] = ("shanghai", "rook", "shafer", "manipulation", "family")
 
@@ -94,7 +103,8 @@ class _Reader:
         if unknown:
             place = f"[{where}]" if where else "the top level"
             raise VariantError(
-                f"unknown key {unknown[0]!r} in {place}; known keys: {', '.join(sorted(known))}"
+                f"unknown key {shorten(unknown[0])!r} in {place}; "
+                f"known keys: {', '.join(sorted(known))}"
             )
 
     def _name(self, key: str) -> str:
@@ -118,6 +128,15 @@ class _Reader:
     def table(self, key: str) -> _Reader:
         return _Reader(self.get(key, dict, {}), key)
 
+    def items(self, key: str, kind: type, default: list[Any]) -> tuple[Any, ...]:
+        """A list whose every entry is of `kind` (strings of notes, numbers of batches)."""
+        values = self.get(key, list, default)
+        for value in values:
+            if isinstance(value, bool) or not isinstance(value, kind):
+                plural = {str: "strings", int: "whole numbers"}.get(kind, kind.__name__)
+                raise VariantError(f"{self._name(key)!r} must be a list of {plural}")
+        return tuple(values)
+
     def enum(self, key: str, kind: Any, default: Any) -> Any:
         text = self.get(key, str, default.value)
         try:
@@ -134,23 +153,27 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
     return " or ".join(names.get(k, k.__name__) for k in kinds)
 
 
-_RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d*)\s*)?$")
+_RANGE = re.compile(r"^\s*(\d{1,6})\s*(?:-\s*(\d{0,6})\s*)?$")
 
 
 def _player_range(text: str | int, where: str) -> tuple[int, int]:
     """`"3-4"` -> (3, 4); `"5-"` -> (5, 99); `6` -> (6, 6)."""
+    if isinstance(text, bool) or not isinstance(text, str | int):
+        raise VariantError(f"{where}: a player range is written '3-4', '5-' or 6")
     if isinstance(text, int):
         return text, text
     match = _RANGE.match(text)
     if match is None:
-        raise VariantError(f"{where}: cannot read player range {text!r} (write '3-4', '5-' or 6)")
+        raise VariantError(
+            f"{where}: cannot read player range {shorten(text)!r} (write '3-4', '5-' or 6)"
+        )
     low = int(match.group(1))
     if match.group(2) is None:
-        high = low if "-" not in text else 99
+        high = low if "-" not in text else MAX_PLAYERS_ANY
     else:
-        high = int(match.group(2)) if match.group(2) else 99
+        high = int(match.group(2)) if match.group(2) else MAX_PLAYERS_ANY
     if high < low:
-        raise VariantError(f"{where}: player range {text!r} is empty")
+        raise VariantError(f"{where}: player range {shorten(text)!r} is empty")
     return low, high
 
 
@@ -171,7 +194,12 @@ def _deal(value: Any, where: str) -> tuple[DealSize, ...]:
         if not isinstance(entry, dict) or set(entry) != {"players", "cards"}:
             raise VariantError(f"{where}: each entry needs exactly 'players' and 'cards'")
         low, high = _player_range(entry["players"], where)
-        sizes.append(DealSize(cards=int(entry["cards"]), min_players=low, max_players=high))
+        cards = entry["cards"]
+        if isinstance(cards, bool) or not isinstance(cards, int):
+            raise VariantError(
+                f"{where}: 'cards' must be a number of cards, not {shorten(repr(cards))}"
+            )
+        sizes.append(DealSize(cards=cards, min_players=low, max_players=high))
     return tuple(sizes)
 
 
@@ -187,11 +215,17 @@ def _wild_limits(value: Any, where: str, same: WildLimits | None = None) -> Wild
             f"{where} must be 'none', {'same, ' if same else ''}a number, or a table of "
             "meld size = most wilds"
         )
-    try:
-        table = tuple(sorted((int(size), int(most)) for size, most in value.items()))
-    except (TypeError, ValueError):
-        raise VariantError(f"{where}: sizes and limits must be whole numbers") from None
-    return WildLimits(table=table)
+    table = []
+    for size, most in value.items():
+        digits = str(size).strip()
+        if not (digits.isdigit() and len(digits) <= 6) or not _is_int(most):
+            raise VariantError(f"{where}: sizes and limits must be whole numbers")
+        table.append((int(digits), most))
+    return WildLimits(table=tuple(sorted(table)))
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _rank_points(value: Any, family: DeckFamily) -> tuple[tuple[int, int], ...]:
@@ -201,11 +235,12 @@ def _rank_points(value: Any, family: DeckFamily) -> tuple[tuple[int, int], ...]:
     top = 14 if family is DeckFamily.ROOK else 13
     points: dict[int, int] = {}
     for key, worth in value.items():
-        low, high = _player_range(key, f"scoring.ranks[{key!r}]")
-        if high == 99:
+        where = f"scoring.ranks[{shorten(key)!r}]"
+        low, high = _player_range(key, where)
+        if high == MAX_PLAYERS_ANY:
             high = top
         if not 1 <= low <= high <= top:
-            raise VariantError(f"scoring.ranks[{key!r}]: ranks run from 1 to {top}")
+            raise VariantError(f"{where}: ranks run from 1 to {top}")
         for rank in range(low, high + 1):
             if rank in points:
                 raise VariantError(f"scoring.ranks gives rank {rank} points twice")
@@ -214,7 +249,7 @@ def _rank_points(value: Any, family: DeckFamily) -> tuple[tuple[int, int], ...]:
             elif isinstance(worth, int) and not isinstance(worth, bool):
                 points[rank] = worth
             else:
-                raise VariantError(f"scoring.ranks[{key!r}] must be a number or 'face'")
+                raise VariantError(f"{where} must be a number or 'face'")
     return tuple(sorted(points.items()))
 
 
@@ -237,7 +272,7 @@ def parse_variant(data: Mapping[str, Any]) -> Variant:
     if base_name is not None:
         if base_name not in BUILTIN_VARIANTS:
             raise VariantError(
-                f"extends = {base_name!r}: no such built-in variant "
+                f"extends = {shorten(repr(base_name))}: no such built-in variant "
                 f"(choose from {', '.join(BUILTIN_VARIANTS)})"
             )
         data = _merge(_builtin_data(base_name), data)
@@ -303,7 +338,7 @@ def parse_variant(data: Mapping[str, Any]) -> Variant:
         name=top.get("name", str),
         title=top.get("title", str, top.get("name", str)),
         description=top.get("description", str, ""),
-        sources=tuple(top.get("sources", list, [])),
+        sources=top.items("sources", str, []),
         family=family,
         min_players=min_players,
         max_players=max_players,
@@ -330,7 +365,7 @@ def parse_variant(data: Mapping[str, Any]) -> Variant:
         buy_only_before_lay_down=buying.get("only_before_lay_down", bool, False),
         pick_and_buy=buying.get("pick_and_buy", bool, False),
         in_turn_buy=buying.get("in_turn_buy", bool, False),
-        deal_batches=tuple(dealing.get("batches", list, [])),
+        deal_batches=dealing.items("batches", int, []),
         wild_upcard_reburied=dealing.get("wild_upcard_reburied", bool, False),
         going_out=going.enum("by", GoingOut, GoingOut.DISCARD_OR_MELD),
         has_discards=going.get("has_discards", bool, True),
@@ -339,7 +374,7 @@ def parse_variant(data: Mapping[str, Any]) -> Variant:
         rank_points=_rank_points(scoring.get("ranks", dict), family),
         wild_points=scoring.get("wild", int, 0),
         target_score=target or None,
-        notes=tuple(top.get("notes", list, [])),
+        notes=top.items("notes", str, []),
     )
 
 
@@ -362,13 +397,20 @@ def load_variant(path: str | Path) -> Variant:
     except OSError as exc:
         raise VariantError(f"cannot read variant file {str(path)!r}: {exc.strerror}") from None
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise VariantError(f"{path}: not valid TOML: {exc}") from None
-    try:
-        return parse_variant(data)
+        return read_variant(text)
     except VariantError as exc:
         raise VariantError(f"{path}: {exc}") from None
+
+
+def read_variant(text: str) -> Variant:
+    """A variant from the text of a TOML file (a house-rule file sent to the server)."""
+    try:
+        data = tomllib.loads(text)
+    except RecursionError:
+        raise VariantError("not valid TOML: arrays or tables nested too deeply") from None
+    except ValueError as exc:  # TOMLDecodeError, or a number too long to read
+        raise VariantError(f"not valid TOML: {shorten(str(exc), 200)}") from None
+    return parse_variant(data)
 
 
 def find_variant(name: str, search_dirs: Iterable[str | Path] = ()) -> Variant:

@@ -39,6 +39,22 @@ __all__ = [
 ]
 
 MAX_PLAYERS_ANY = 99
+"""Most players a variant or a player range may name (`"5-"` means 5 to this)."""
+
+# Limits on every number a variant holds: far beyond any card game, small enough that
+# checking a variant, dealing or scoring never costs much (a house-rule file may come
+# from anyone who can reach the server).
+MAX_DECKS = 12
+MAX_JOKERS = 48
+MAX_ROUNDS = 100
+MAX_CONTRACT_MELDS = 8
+MAX_MELD_SIZE = 60
+MAX_DEAL = 100
+MAX_BUYS = 100
+MAX_POINTS = 1_000
+"""Most points (plus or minus) one card, a wild or a going-out bonus is worth."""
+MAX_TARGET = 100_000
+MAX_NAME = 100
 
 
 class MeldKind(enum.StrEnum):
@@ -87,12 +103,16 @@ class MeldSpec:
     def __post_init__(self) -> None:
         if self.size < 2:
             raise VariantError(f"a {self.kind} needs at least 2 cards (got {self.size})")
+        if self.size > MAX_MELD_SIZE:
+            raise VariantError(f"a {self.kind} of {self.size} is longer than {MAX_MELD_SIZE} cards")
 
     def __str__(self) -> str:
         return f"{self.kind} of {self.size}"
 
 
-_CONTRACT_PART = re.compile(r"^\s*(\d+|a|an|one|two|three|four)?\s*(sets?|runs?)\s+of\s+(\d+)\s*$")
+_CONTRACT_PART = re.compile(
+    r"^\s*(\d{1,4}|a|an|one|two|three|four)?\s*(sets?|runs?)\s+of\s+(\d{1,4})\s*$"
+)
 _NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4}
 
 
@@ -105,6 +125,10 @@ class Contract:
     def __post_init__(self) -> None:
         if not self.melds:
             raise VariantError("a contract needs at least one meld")
+        if len(self.melds) > MAX_CONTRACT_MELDS:
+            raise VariantError(
+                f"a contract of {len(self.melds)} melds; at most {MAX_CONTRACT_MELDS} are allowed"
+            )
 
     @classmethod
     def parse(cls, text: str) -> Contract:
@@ -114,7 +138,8 @@ class Contract:
             match = _CONTRACT_PART.match(part)
             if match is None:
                 raise VariantError(
-                    f"cannot read contract {text!r}: write it like '2 sets of 3 + 1 run of 4'"
+                    f"cannot read contract {shorten(text)!r}: write it like "
+                    "'2 sets of 3 + 1 run of 4'"
                 )
             count_text, kind_text, size_text = match.groups()
             if count_text is None:
@@ -124,6 +149,10 @@ class Contract:
             else:
                 count = _NUMBER_WORDS[count_text]
             kind = MeldKind.SET if kind_text.startswith("set") else MeldKind.RUN
+            if len(melds) + count > MAX_CONTRACT_MELDS:
+                raise VariantError(
+                    f"cannot read contract {shorten(text)!r}: at most {MAX_CONTRACT_MELDS} melds"
+                )
             melds.extend(MeldSpec(kind=kind, size=int(size_text)) for _ in range(count))
         return cls(melds=tuple(melds))
 
@@ -273,10 +302,12 @@ class Variant:
     def __post_init__(self) -> None:
         problems = list(self._problems())
         if problems:
-            raise VariantError(f"variant {self.name!r}: " + "; ".join(problems))
+            raise VariantError(f"variant {shorten(self.name)!r}: " + "; ".join(problems))
 
     def _problems(self) -> list[str]:
-        out: list[str] = []
+        out = self._out_of_bounds()
+        if out:
+            return out  # the checks below cost time in proportion to these numbers
         if not re.fullmatch(r"[a-z][a-z0-9_-]*", self.name):
             out.append("name must be lower-case letters, digits, '-' or '_'")
         if not 1 <= self.min_players <= self.max_players:
@@ -304,16 +335,19 @@ class Variant:
         missing = [r for r in range(1, top + 1) if r not in ranks_scored]
         if missing:
             out.append(f"no points given for ranks {missing}")
+        shoes: dict[int, int] = {}
         for players in range(self.min_players, self.max_players + 1):
-            setups = [s for s in self.setups if s.applies(players)]
-            if len(setups) != 1:
-                out.append(f"{len(setups)} deck set-ups match {players} players (need exactly 1)")
+            matching = [i for i, s in enumerate(self.setups) if s.applies(players)]
+            if len(matching) != 1:
+                out.append(f"{len(matching)} deck set-ups match {players} players (need exactly 1)")
                 continue
-            setup = setups[0]
+            setup = self.setups[matching[0]]
             for wild in (*setup.wilds, *setup.remove):
                 if not wild.is_suitless and wild.family is not self.family:
                     out.append(f"{wild} is not a {self.family} card")
-            shoe = len(build_shoe(self.family, setup))
+            if matching[0] not in shoes:
+                shoes[matching[0]] = len(build_shoe(self.family, setup))
+            shoe = shoes[matching[0]]
             for rule in self.rounds:
                 try:
                     dealt = rule.cards_dealt(players)
@@ -325,6 +359,62 @@ class Variant:
                         f"round {rule.number}: {players} players x {dealt} cards "
                         f"+ upcard exceeds the {shoe}-card shoe"
                     )
+        return out
+
+    def _out_of_bounds(self) -> list[str]:
+        """Numbers beyond the limits (`MAX_DECKS`...), each problem naming its key."""
+        out: list[str] = []
+
+        def within(what: str, value: int, low: int, high: int) -> None:
+            if not low <= value <= high:
+                out.append(f"{what} is {shorten(str(value))}; it must be {low} to {high}")
+
+        if len(self.name) > MAX_NAME:
+            out.append(f"name is {len(self.name)} characters long; at most {MAX_NAME}")
+        within("players (the most)", self.max_players, 1, MAX_PLAYERS_ANY)
+        for index, setup in enumerate(self.setups, start=1):
+            within(f"setup {index} players (the most)", setup.max_players, 1, MAX_PLAYERS_ANY)
+            within(f"setup {index} decks", setup.decks, 1, MAX_DECKS)
+            within(f"setup {index} jokers", setup.jokers, 0, MAX_JOKERS)
+        if len(self.rounds) > MAX_ROUNDS:
+            out.append(f"{len(self.rounds)} rounds; at most {MAX_ROUNDS}")
+        for rule in self.rounds[:MAX_ROUNDS]:
+            within(f"round {rule.number} buys", rule.buys, 0, MAX_BUYS)
+            for deal in rule.deal:
+                within(f"round {rule.number} cards dealt", deal.cards, 1, MAX_DEAL)
+                within(f"round {rule.number} deal players", deal.max_players, 0, MAX_PLAYERS_ANY)
+        for key, size in (
+            ("min_set", self.min_set),
+            ("min_run", self.min_run),
+            ("max_set", self.max_set or 0),
+            ("min_naturals", self.min_naturals),
+        ):
+            if size > MAX_MELD_SIZE:  # too small: said by the checks that follow
+                out.append(f"melds.{key} is {shorten(str(size))}; at most {MAX_MELD_SIZE}")
+        for limits, key in (
+            (self.wild_limits_lay_down, "limit_at_lay_down"),
+            (self.wild_limits_later, "limit_later"),
+        ):
+            for size, most in limits.table or ():
+                within(f"wilds.{key} meld size", size, 1, MAX_MELD_SIZE)
+                within(f"wilds.{key} limit", most, 0, MAX_MELD_SIZE)
+        within("buying.penalty_cards", self.buy_penalty_cards, 0, MAX_DEAL)
+        within("buying.discards", self.buy_discards, 0, MAX_DEAL)
+        if len(self.deal_batches) > MAX_DEAL:
+            out.append(
+                f"dealing.batches lists {len(self.deal_batches)} batches; at most {MAX_DEAL}"
+            )
+        for batch in self.deal_batches[:MAX_DEAL]:
+            within("a dealing.batches entry", batch, 1, MAX_DEAL)
+        within("going_out.blind_bonus", self.blind_bonus, -MAX_POINTS, MAX_POINTS)
+        within("going_out.blind_bonus_no_wild", self.blind_bonus_no_wild, -MAX_POINTS, MAX_POINTS)
+        for rank, points in self.rank_points:
+            if not -MAX_POINTS <= points <= MAX_POINTS:  # said once, for the first rank
+                within(f"scoring.ranks points of rank {rank}", points, -MAX_POINTS, MAX_POINTS)
+                break
+        within("scoring.wild", self.wild_points, -MAX_POINTS, MAX_POINTS)
+        if self.target_score is not None:
+            within("scoring.target", self.target_score, 1, MAX_TARGET)
         return out
 
     def round(self, number: int) -> RoundRule:
@@ -352,6 +442,11 @@ class Variant:
     @property
     def points_by_rank(self) -> Mapping[int, int]:
         return dict(self.rank_points)
+
+
+def shorten(text: str, most: int = 40) -> str:
+    """`text`, cut to `most` characters (a value quoted back in an error message)."""
+    return text if len(text) <= most else text[: most - 1] + "…"
 
 
 def build_shoe(family: DeckFamily, setup: Setup) -> list[Card]:

@@ -3,16 +3,13 @@ optional server-side camera, the routers and the static page."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Request, Response
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi import FastAPI
+from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy.exc import IntegrityError
-
-from shanghai.engine import ShanghaiError
 
 from . import (
     routes_buys,
@@ -25,8 +22,9 @@ from . import (
     routes_variants,
 )
 from .db import open_database
+from .errors import install_error_handlers
 from .live import CameraFeed
-from .rules import ApiError
+from .middleware import BodyLimitMiddleware, SecurityHeadersMiddleware
 from .scanning import CardScanner, default_scanner
 from .settings import Settings
 
@@ -34,6 +32,7 @@ __all__ = ["create_app"]
 
 STATIC = Path(__file__).resolve().parent / "static"
 MULTIPART_OVERHEAD = 64 * 1024
+"""Bytes a request may carry beyond the largest photo (the multipart framing, fields)."""
 
 
 def create_app(settings: Settings | None = None, scanner: CardScanner | None = None) -> FastAPI:
@@ -69,33 +68,15 @@ def create_app(settings: Settings | None = None, scanner: CardScanner | None = N
     app.state.scanner = scanner
     app.state.camera = None
 
-    @app.exception_handler(ApiError)
-    async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse({"detail": exc.detail}, status_code=exc.status)
-
-    @app.exception_handler(ShanghaiError)
-    async def rules_error(_request: Request, exc: ShanghaiError) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=422)
-
-    @app.exception_handler(IntegrityError)
-    async def conflict(_request: Request, _exc: IntegrityError) -> JSONResponse:
-        return JSONResponse(
-            {"detail": "this was recorded at the same time by another request; reload"},
-            status_code=409,
-        )
-
-    @app.middleware("http")
-    async def limit_body(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        length = request.headers.get("content-length", "")
-        limit = settings.max_upload_bytes + MULTIPART_OVERHEAD
-        if length.isdigit() and int(length) > limit:
-            return JSONResponse(
-                {"detail": f"request body is larger than the {limit // (1024 * 1024)} MiB limit"},
-                status_code=413,
-            )
-        return await call_next(request)
+    install_error_handlers(app)
+    # Added last, runs first: security headers on every answer, the 413 included.
+    app.add_middleware(
+        BodyLimitMiddleware, max_bytes=lambda: settings.max_upload_bytes + MULTIPART_OVERHEAD
+    )
+    docs = frozenset(
+        p for p in (app.docs_url, app.redoc_url, app.swagger_ui_oauth2_redirect_url) if p
+    )
+    app.add_middleware(SecurityHeadersMiddleware, docs_paths=docs)
 
     for module in (
         routes_variants,

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from .db import SessionDep
-from .models import Game, Hand
+from .models import SQL_INT_MAX, Game, Hand
 from .rules import ApiError, GameState
 from .scanning import ScannerDep
 from .settings import SettingsDep
@@ -27,7 +27,7 @@ __all__ = [
 ]
 
 
-def get_game(session: SessionDep, game_id: Annotated[int, Path(ge=1)]) -> Game:
+def get_game(session: SessionDep, game_id: Annotated[int, Path(ge=1, le=SQL_INT_MAX)]) -> Game:
     game = session.scalars(
         select(Game).where(Game.id == game_id).options(selectinload(Game.players))
     ).one_or_none()

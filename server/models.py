@@ -25,7 +25,28 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-__all__ = ["Base", "Buy", "Game", "Hand", "Player", "Scan"]
+__all__ = [
+    "GAME_NAME_LENGTH",
+    "PLAYER_NAME_LENGTH",
+    "SQL_INT_MAX",
+    "VARIANT_NAME_LENGTH",
+    "VARIANT_TITLE_LENGTH",
+    "Base",
+    "Buy",
+    "Game",
+    "Hand",
+    "Player",
+    "Scan",
+]
+
+# Sizes of the columns that hold text from a request (the API's schemas are bounded by
+# them: PostgreSQL refuses longer text where SQLite would store it).
+GAME_NAME_LENGTH = 100
+PLAYER_NAME_LENGTH = 60
+VARIANT_NAME_LENGTH = 100
+VARIANT_TITLE_LENGTH = 200
+SQL_INT_MAX = 2**31 - 1
+"""The largest value of an `Integer` column (ids, round numbers, points) on PostgreSQL."""
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -48,9 +69,9 @@ class Game(Base):
     __tablename__ = "games"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(String(100), nullable=False, default="")
-    variant_name: Mapped[str] = mapped_column(String(100), nullable=False)
-    variant_title: Mapped[str] = mapped_column(String(200), nullable=False)
+    name: Mapped[str] = mapped_column(String(GAME_NAME_LENGTH), nullable=False, default="")
+    variant_name: Mapped[str] = mapped_column(String(VARIANT_NAME_LENGTH), nullable=False)
+    variant_title: Mapped[str] = mapped_column(String(VARIANT_TITLE_LENGTH), nullable=False)
     variant_origin: Mapped[str] = mapped_column(String(20), nullable=False)
     variant_toml: Mapped[str] = mapped_column(Text, nullable=False)
     target_score: Mapped[int | None] = mapped_column(Integer, nullable=True)
@@ -73,7 +94,7 @@ class Player(Base):
         ForeignKey("games.id", ondelete="CASCADE"), nullable=False, index=True
     )
     seat: Mapped[int] = mapped_column(Integer, nullable=False)
-    name: Mapped[str] = mapped_column(String(60), nullable=False)
+    name: Mapped[str] = mapped_column(String(PLAYER_NAME_LENGTH), nullable=False)
 
     game: Mapped[Game] = relationship(back_populates="players")
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from html import escape
 
+from .middleware import inline_hash
 from .schemas import SheetPublic
 
-__all__ = ["printable_sheet"]
+__all__ = ["PRINT_POLICY", "printable_sheet"]
 
 _CSS = """
 body { font-family: system-ui, sans-serif; margin: 1.5rem; color: #111; }
@@ -26,6 +27,16 @@ tfoot td { font-weight: bold; }
   @page { size: landscape; margin: 12mm; }
 }
 """
+
+
+_PRINT = "window.print()"
+
+PRINT_POLICY = (
+    f"default-src 'self'; style-src {inline_hash(_CSS)}; "
+    f"script-src 'unsafe-hashes' {inline_hash(_PRINT)}; object-src 'none'; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+"""The page's Content-Security-Policy: its own style sheet and print button, nothing else."""
 
 
 def printable_sheet(sheet: SheetPublic) -> str:
@@ -69,7 +80,7 @@ def printable_sheet(sheet: SheetPublic) -> str:
 <tbody>{"".join(rows)}</tbody>
 <tfoot><tr><td colspan="2">Total</td>{totals}</tr></tfoot>
 </table>
-<p class="no-print"><button onclick="window.print()">Print</button>
+<p class="no-print"><button onclick="{_PRINT}">Print</button>
 <a href="/#/games/{sheet.game_id}/sheet">Back to the score sheet</a></p>
 </body></html>
 """

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Response, status
 from sqlalchemy import func, select
 
 from .deps import SessionDep, StateDep
-from .models import Buy, Player
+from .models import SQL_INT_MAX, Buy, Player
 from .routes_rounds import ERRORS, RoundNumber, _player
 from .rules import ApiError
 from .schemas import BuyCreate, BuyPublic
@@ -63,7 +63,9 @@ def create_buy(
 @router.delete("", status_code=status.HTTP_204_NO_CONTENT, responses=ERRORS)
 def delete_buy(
     number: RoundNumber,
-    player: Annotated[int, Query(ge=0, description="seat whose latest buy is taken back")],
+    player: Annotated[
+        int, Query(ge=0, le=SQL_INT_MAX, description="seat whose latest buy is taken back")
+    ],
     state: StateDep,
     session: SessionDep,
 ) -> Response:

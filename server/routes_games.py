@@ -9,7 +9,7 @@ from sqlalchemy.orm import selectinload
 from shanghai.engine import GameRecord, ShanghaiError, score_hand
 
 from .deps import SessionDep, SettingsDep, StateDep, load_state
-from .models import Game, Player
+from .models import VARIANT_NAME_LENGTH, VARIANT_TITLE_LENGTH, Game, Player
 from .rules import ApiError, parse_hand, variant_from_toml, variant_snapshot
 from .schemas import (
     GameCreate,
@@ -41,6 +41,15 @@ def create_game(body: GameCreate, session: SessionDep, settings: SettingsDep) ->
     else:
         assert body.variant is not None
         variant, text, origin = variant_snapshot(body.variant, settings.variant_search_dirs)
+    for what, value, most in (
+        ("name", variant.name, VARIANT_NAME_LENGTH),
+        ("title", variant.title, VARIANT_TITLE_LENGTH),
+    ):
+        if len(value) > most:
+            raise ApiError(
+                422,
+                f"house-rule file: the variant's {what} is {len(value)} characters; at most {most}",
+            )
     if body.target_score is not None and variant.target_score is None:
         raise ApiError(
             422, f"{variant.title} is played over a fixed number of rounds: no target score"

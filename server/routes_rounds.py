@@ -12,13 +12,13 @@ from sqlalchemy import func, select
 from shanghai.engine import Card, ShanghaiError, format_cards, score_round
 
 from .deps import SessionDep, StateDep
-from .models import Buy, Hand, Player, Scan
+from .models import SQL_INT_MAX, Buy, Hand, Player, Scan
 from .rules import ApiError, GameState, card_diff, parse_hand
 from .schemas import HandCreate, HandPublic, HandUpdate, RoundPublic, error_responses
 from .views import hand_public, player_buys, proposed_cards, round_info
 
 router = APIRouter(prefix="/api/games/{game_id}/rounds", tags=["rounds"])
-RoundNumber = Annotated[int, Path(description="round (deal) number, from 1")]
+RoundNumber = Annotated[int, Path(le=SQL_INT_MAX, description="round (deal) number, from 1")]
 ERRORS = error_responses(404, 409, 422)
 
 
@@ -165,7 +165,7 @@ def create_hand(
 @router.put("/{number}/hands/{seat}", response_model=HandPublic, responses=ERRORS)
 def update_hand(
     number: RoundNumber,
-    seat: Annotated[int, Path(ge=0)],
+    seat: Annotated[int, Path(ge=0, le=SQL_INT_MAX)],
     body: HandUpdate,
     state: StateDep,
     session: SessionDep,

@@ -10,7 +10,7 @@ from fastapi import APIRouter, File, Form, Path, Response, UploadFile, status
 from shanghai.vision.snapshot import PhotoKind
 
 from .deps import ScannerDep, SessionDep, SettingsDep, StateDep, load_state
-from .models import Game, Scan
+from .models import SQL_INT_MAX, Game, Scan
 from .routes_rounds import ERRORS, RoundNumber, _player
 from .rules import ApiError
 from .scan_service import overlay, read_and_scan
@@ -30,7 +30,7 @@ IMAGE_ERRORS = error_responses(400, 404, 409, 413, 415, 422, 503)
 def create_scan(
     number: RoundNumber,
     image: Annotated[UploadFile, File(description="JPEG, PNG, WebP or BMP photo")],
-    player: Annotated[int, Form(ge=0, description="seat number, from 0")],
+    player: Annotated[int, Form(ge=0, le=SQL_INT_MAX, description="seat number, from 0")],
     state: StateDep,
     session: SessionDep,
     settings: SettingsDep,
@@ -90,7 +90,7 @@ def _scan(session: SessionDep, scan_id: int) -> Scan:
     return scan
 
 
-ScanId = Annotated[int, Path(ge=1)]
+ScanId = Annotated[int, Path(ge=1, le=SQL_INT_MAX)]
 
 
 @router.get("/api/scans/{scan_id}", response_model=ScanPublic, responses=ERRORS)

@@ -9,12 +9,20 @@ from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 
 from .deps import StateDep
-from .printable import printable_sheet
+from .printable import PRINT_POLICY, printable_sheet
 from .schemas import SheetPublic, error_responses
 from .views import sheet_public
 
 router = APIRouter(tags=["sheets"])
 NOT_FOUND = error_responses(404)
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert_cell(text: str) -> str:
+    """A text cell a spreadsheet shows as text: one that could start a formula (`=`,
+    `+`, `-`, `@`, a tab or a carriage return) gets a leading `'`. Numbers are written
+    as numbers (a negative score stays a number)."""
+    return f"'{text}" if text.startswith(FORMULA_START) else text
 
 
 @router.get("/api/games/{game_id}/sheet", response_model=SheetPublic, responses=NOT_FOUND)
@@ -33,11 +41,12 @@ def read_sheet_csv(state: StateDep) -> Response:
     sheet = sheet_public(state)
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["round", "contract", *sheet.players, *(f"total {p}" for p in sheet.players)])
+    header = ["round", "contract", *sheet.players, *(f"total {p}" for p in sheet.players)]
+    writer.writerow([inert_cell(cell) for cell in header])
     for rnd in sheet.rounds:
         points = ["" if p is None else p for p in rnd.points]
         totals = rnd.totals if rnd.totals else [""] * len(sheet.players)
-        writer.writerow([rnd.number, rnd.contract or "", *points, *totals])
+        writer.writerow([rnd.number, inert_cell(rnd.contract or ""), *points, *totals])
     writer.writerow(["total", "", *sheet.totals, *sheet.totals])
     filename = f"shanghai-game-{sheet.game_id}.csv"
     return Response(
@@ -55,4 +64,6 @@ def read_sheet_csv(state: StateDep) -> Response:
 )
 def print_sheet(state: StateDep) -> HTMLResponse:
     """The score sheet as a printable page, pre-filled with each round's contract."""
-    return HTMLResponse(printable_sheet(sheet_public(state)))
+    return HTMLResponse(
+        printable_sheet(sheet_public(state)), headers={"Content-Security-Policy": PRINT_POLICY}
+    )

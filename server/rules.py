@@ -11,7 +11,6 @@ built-in variants) never changes a game already under way. A house-rule file tha
 from __future__ import annotations
 
 import re
-import tomllib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -26,10 +25,9 @@ from shanghai.engine import (
     Rules,
     ShanghaiError,
     Variant,
-    VariantError,
     parse_cards,
 )
-from shanghai.engine.variant_files import BUILTIN_VARIANTS, parse_variant
+from shanghai.engine.variant_files import BUILTIN_VARIANTS, read_variant
 
 from .models import Game, Hand
 
@@ -63,11 +61,7 @@ class ApiError(ValueError):
 @lru_cache(maxsize=128)
 def variant_from_toml(text: str) -> Variant:
     """Parse a variant snapshot (cached: games are read far more often than created)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise VariantError(f"not valid TOML: {exc}") from None
-    return parse_variant(data)
+    return read_variant(text)
 
 
 def variant_snapshot(name: str, search_dirs: Iterable[Path]) -> tuple[Variant, str, str]:

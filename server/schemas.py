@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Literal
+import unicodedata
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, Field, field_validator, model_validator
+
+from .models import GAME_NAME_LENGTH, PLAYER_NAME_LENGTH, SQL_INT_MAX
 
 __all__ = [
     "BuyCreate",
@@ -22,6 +25,7 @@ __all__ = [
     "HandCreate",
     "HandPublic",
     "HandUpdate",
+    "Id",
     "LiveUpdate",
     "MeldVerdictPublic",
     "PlayerBuys",
@@ -32,12 +36,33 @@ __all__ = [
     "RoundInfo",
     "RoundPublic",
     "ScanPublic",
+    "Seat",
     "SheetPublic",
     "SheetRound",
+    "Text",
     "VariantPublic",
     "VariantSummary",
     "error_responses",
 ]
+
+
+def _storable(text: str) -> str:
+    """Text every database can store and every response can carry: valid Unicode (no
+    lone surrogate, which JSON's `\\ud800` escapes can smuggle in) and no NUL."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("text must be valid Unicode (it holds a lone surrogate)") from None
+    if "\x00" in text:
+        raise ValueError("text may not contain a NUL character")
+    return text
+
+
+Text = Annotated[str, AfterValidator(_storable)]
+"""A string from a request: storable, answerable (see `_storable`)."""
+Id = Annotated[int, Field(ge=1, le=SQL_INT_MAX)]
+"""A row id: positive and within the database's integer column."""
+Seat = Annotated[int, Field(ge=0, le=SQL_INT_MAX, description="seat number, from 0")]
 
 CardText = Field(max_length=400, description="cards in the project's notation, e.g. '7h 10s JK'")
 
@@ -91,14 +116,14 @@ class VariantPublic(VariantSummary):
 
 
 class GameCreate(BaseModel):
-    name: str = Field(default="", max_length=100)
-    variant: str | None = Field(
+    name: Text = Field(default="", max_length=GAME_NAME_LENGTH)
+    variant: Text | None = Field(
         default=None, max_length=100, description="a built-in or house-rule variant name"
     )
-    variant_toml: str | None = Field(
+    variant_toml: Text | None = Field(
         default=None, max_length=100_000, description="the text of a house-rule .toml file"
     )
-    players: list[str] = Field(min_length=1, max_length=20, description="names in seat order")
+    players: list[Text] = Field(min_length=1, max_length=20, description="names in seat order")
     target_score: int | None = Field(
         default=None, ge=1, le=100_000, description="only for variants played to a target"
     )
@@ -108,8 +133,12 @@ class GameCreate(BaseModel):
     def _names(cls, names: list[str]) -> list[str]:
         cleaned = [" ".join(n.split()) for n in names]
         for name in cleaned:
-            if not 1 <= len(name) <= 60:
-                raise ValueError("each player needs a name of 1 to 60 characters")
+            if not 1 <= len(name) <= PLAYER_NAME_LENGTH:
+                raise ValueError(
+                    f"each player needs a name of 1 to {PLAYER_NAME_LENGTH} characters"
+                )
+            if any(unicodedata.category(c) == "Cc" for c in name):
+                raise ValueError("a player's name may not hold control characters")
         if len({n.casefold() for n in cleaned}) != len(cleaned):
             raise ValueError("player names must be different")
         return cleaned
@@ -162,7 +191,7 @@ class GamePublic(GameSummary):
 
 
 class PointsRequest(BaseModel):
-    cards: str = CardText
+    cards: Text = CardText
 
 
 class PointsPublic(BaseModel):
@@ -172,16 +201,16 @@ class PointsPublic(BaseModel):
 
 
 class HandUpdate(BaseModel):
-    cards: str = CardText
+    cards: Text = CardText
     blind: bool = Field(default=False, description="went out with all cards in one play")
     used_wild: bool = Field(default=True, description="for a blind finish: was a wild used")
 
 
 class HandCreate(HandUpdate):
-    player: int = Field(ge=0, description="seat number, from 0")
-    scan_id: int | None = Field(default=None, description="the scan these cards confirm")
-    scan_seat: int | None = Field(
-        default=None, ge=0, description="a table photo: the seat whose hand these cards confirm"
+    player: Seat
+    scan_id: Id | None = Field(default=None, description="the scan these cards confirm")
+    scan_seat: Seat | None = Field(
+        default=None, description="a table photo: the seat whose hand these cards confirm"
     )
     confirm_out: bool = Field(
         default=False,
@@ -212,7 +241,7 @@ class HandPublic(BaseModel):
 
 
 class BuyCreate(BaseModel):
-    player: int = Field(ge=0, description="seat number, from 0")
+    player: Seat
 
 
 class BuyPublic(BaseModel):
@@ -299,7 +328,9 @@ class ScanPublic(BaseModel):
 
 
 class CheckRequest(BaseModel):
-    cards: str = Field(max_length=400, description="the lay-down in table order, '|' between melds")
+    cards: Text = Field(
+        max_length=400, description="the lay-down in table order, '|' between melds"
+    )
 
 
 class MeldVerdictPublic(BaseModel):

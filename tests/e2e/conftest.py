@@ -110,11 +110,38 @@ def live_server(tmp_path: Path) -> Iterator[ServerFactory]:
 
 @pytest.fixture(scope="session")
 def playwright_driver() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import Page, sync_playwright
 
     chromium_path()  # fail (or opt out) before starting the driver
-    with sync_playwright() as driver:
+    # The page's Content-Security-Policy forbids eval (no 'unsafe-eval'), with which
+    # Playwright's wait_for_function polls inside the page; poll with page.evaluate
+    # instead (run through the DevTools protocol, which the policy allows), so the page
+    # is tested under its real policy.
+    with pytest.MonkeyPatch.context() as patch, sync_playwright() as driver:
+        patch.setattr(Page, "wait_for_function", _wait_for_function)
         yield driver
+
+
+def _wait_for_function(
+    page: object,
+    expression: str,
+    *,
+    arg: object = None,
+    timeout: float | None = None,
+    polling: object = None,
+) -> object:
+    """`Page.wait_for_function` polling every 50 ms with `page.evaluate_handle`."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    deadline = time.monotonic() + (30_000 if timeout is None else timeout) / 1000
+    while True:
+        handle = page.evaluate_handle(expression, arg)  # type: ignore[attr-defined]
+        if handle.json_value():
+            return handle
+        handle.dispose()
+        if time.monotonic() > deadline:
+            raise PlaywrightTimeoutError(f"timed out waiting for {expression.strip()[:80]!r}")
+        time.sleep(0.05)
 
 
 @pytest.fixture

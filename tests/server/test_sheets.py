@@ -76,3 +76,26 @@ def test_printable_sheet_is_prefilled_with_contracts(
         assert contract in html
     assert "&lt;b&gt;Bob&lt;/b&gt;" in html and "<b>Bob</b>" not in html
     assert client.get("/games/999/print").status_code == 404
+
+
+def test_csv_cells_that_could_start_a_formula_are_text(
+    client: TestClient, make_game: GameMaker
+) -> None:
+    """A name a spreadsheet would run as a formula (`=`, `+`, `-`, `@`) is written with a
+    leading `'`; scores stay numbers, a negative one included."""
+    names = ['=HYPERLINK("http://x")', "+1", "-Ann", "@SUM(A1)", "Bob"]
+    game = make_game(players=names)
+    hands = ["", "7h", "Kd", "2c", "3c"]
+    for seat, cards in enumerate(hands):
+        body = {"player": seat, "cards": cards, "blind": seat == 0, "used_wild": False}
+        response = client.post(f"/api/games/{game}/rounds/1/hands", json=body)
+        assert response.status_code == 201, response.text
+    rows = list(csv.reader(io.StringIO(client.get(f"/api/games/{game}/sheet.csv").text)))
+    assert rows[0][2:7] == ['\'=HYPERLINK("http://x")', "'+1", "'-Ann", "'@SUM(A1)", "Bob"]
+    assert rows[0][7] == 'total =HYPERLINK("http://x")'  # starts with "total": no formula
+    assert rows[1][2] == "-50"  # a blind finish without a wild, as a number
+    for row in rows:
+        for cell in row:
+            assert not cell.startswith(("=", "+", "@", "\t", "\r")), cell
+            if cell.startswith("-"):
+                assert cell.lstrip("-").isdigit(), cell
