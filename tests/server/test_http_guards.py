@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import anyio
@@ -73,7 +74,10 @@ class Upload:
             with anyio.fail_after(60):
                 await self.app(scope, receive, send)
 
-        anyio.run(call)
+        # In a thread of its own: the browser tests' Playwright keeps an event loop
+        # running in the main thread for the whole session, and anyio.run refuses that.
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            pool.submit(anyio.run, call).result()
         return self
 
 
