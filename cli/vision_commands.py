@@ -136,6 +136,13 @@ def _print_warnings(snapshot: TableSnapshot) -> None:
         print(f"  warning: {warning.message}")
 
 
+def _print_photo_json(path: str, result: dict[str, Any], snapshot: TableSnapshot) -> None:
+    """One photo's line of `score`/`check --json`: the result, then what was read."""
+    data = snapshot.to_json()
+    keys = ("cards", "unread", "warnings")
+    print(json.dumps({"image": path, **result, **{k: data[k] for k in keys}}), flush=True)
+
+
 def score_photos(paths: list[str], rules: Rules, args: argparse.Namespace) -> int:
     """`shanghai score PHOTO...`: each photo is one player's hand; its points."""
     scanner = photo_scanner(getattr(args, "models", None))
@@ -147,22 +154,13 @@ def score_photos(paths: list[str], rules: Rules, args: argparse.Namespace) -> in
         seat = snapshot.seats[0]
         hand = score_hand(snapshot.hand_cards(seat), rules)
         if args.json:
-            data = snapshot.to_json()
-            print(
-                json.dumps(
-                    {
-                        "image": path,
-                        "points": hand.points,
-                        "variant": rules.variant.name,
-                        "hand": [str(c) for c in hand.cards],
-                        "per_card": list(hand.per_card),
-                        "cards": data["cards"],
-                        "unread": data["unread"],
-                        "warnings": data["warnings"],
-                    }
-                ),
-                flush=True,
-            )
+            result = {
+                "points": hand.points,
+                "variant": rules.variant.name,
+                "hand": [str(c) for c in hand.cards],
+                "per_card": list(hand.per_card),
+            }
+            _print_photo_json(path, result, snapshot)
             continue
         cards = _card_list(snapshot, seat.hand)
         print(f"{path}: {hand.points} points" + (f" ({cards})" if cards else ""))
@@ -183,20 +181,8 @@ def check_photos(paths: list[str], rules: Rules, number: int, args: argparse.Nam
         if not report.valid and status == EXIT_OK:
             status = EXIT_INVALID
         if args.json:
-            data = snapshot.to_json()
-            print(
-                json.dumps(
-                    {
-                        "image": path,
-                        **report_json(report, rules, True),
-                        "loose": data["loose"],
-                        "cards": data["cards"],
-                        "unread": data["unread"],
-                        "warnings": data["warnings"],
-                    }
-                ),
-                flush=True,
-            )
+            result = report_json(report, rules, True)
+            _print_photo_json(path, {**result, "loose": snapshot.to_json()["loose"]}, snapshot)
             continue
         print(f"{path}:")
         print_report(report, rules)
