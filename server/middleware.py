@@ -110,14 +110,14 @@ def inline_hash(text: str) -> str:
 
 def _page_policy(host: str | None) -> str:
     """The table page: its own scripts, styles and images, photos shown from `data:` and
-    `blob:` URLs, the API and the live websocket on the same host. Style attributes are
-    allowed (the chart's legend colours are set with one); nothing may frame the page."""
+    `blob:` URLs, the API and the live websocket on the same host; no inline scripts or
+    style attributes (the page sets colours through the CSSOM); nothing may frame it."""
     # 'self' covers ws:/wss: to the same host in CSP 3; older phone browsers need the
     # host named.
     sockets = f" ws://{host} wss://{host}" if host and _HOST.match(host) else ""
     return (
         "default-src 'self'; script-src 'self'; style-src 'self'; "
-        "style-src-attr 'unsafe-inline'; img-src 'self' data: blob:; "
+        "img-src 'self' data: blob:; "
         f"media-src 'self' blob:; connect-src 'self'{sockets}; object-src 'none'; "
         "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     )

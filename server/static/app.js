@@ -817,6 +817,11 @@ function chart(sheet) {
     add("polyline", { points: points.map(([n, v]) => `${x(n)},${y(v)}`).join(" "), fill: "none", stroke: colour, "stroke-width": 3, class: "series" });
     for (const [n, v] of points.slice(1)) add("circle", { cx: x(n), cy: y(v), r: 4, fill: colour });
   });
-  const legend = el("div", { class: "legend" }, sheet.players.map((p, i) => el("span", { style: `color:${COLOURS[i % COLOURS.length]}`, text: `● ${p}` })));
+  // Colours set through the CSSOM: the page's CSP allows no inline style attributes.
+  const legend = el("div", { class: "legend" }, sheet.players.map((p, i) => {
+    const entry = el("span", { text: `● ${p}` });
+    entry.style.color = COLOURS[i % COLOURS.length];
+    return entry;
+  }));
   return el("div", {}, svg, legend);
 }

@@ -285,6 +285,11 @@ def test_a_game_without_recognition(
     assert "15" in first and "70" in first
     assert page.locator("#chart polyline.series").count() == 3
     assert page.inner_text("#score-sheet tfoot").split() == ["Total", "15", "0", "70"]
+    # the legend's player colours apply under the page's CSP (no inline style attributes)
+    colours = page.locator(".legend span").evaluate_all(
+        "spans => spans.map(s => getComputedStyle(s).color)"
+    )
+    assert colours[:2] == ["rgb(31, 119, 180)", "rgb(214, 39, 40)"]
     page.screenshot(path=str(screenshots / "sheet.png"), full_page=True)
     page.reload()
     page.wait_for_selector("#score-sheet")

@@ -203,6 +203,7 @@ def test_the_page_policy_allows_only_what_the_page_uses(client: TestClient) -> N
     assert policy["default-src"] == ["'self'"]
     assert policy["script-src"] == ["'self'"]  # no inline script, no eval
     assert policy["style-src"] == ["'self'"]
+    assert "style-src-attr" not in policy  # no inline style attributes either
     assert policy["img-src"] == ["'self'", "data:", "blob:"]
     assert policy["connect-src"] == ["'self'", "ws://testserver", "wss://testserver"]
     assert policy["frame-ancestors"] == ["'none'"]
