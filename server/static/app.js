@@ -77,6 +77,21 @@ function busyLine() {
 }
 
 // A still of the browser camera (JPEG), or null when the camera is not running.
+// A photo input and the live camera feed one `send(blob, source)`: the input sends each
+// photo chosen (the same one again is a new scan); the returned handler sends the live
+// frame, or says to start the camera.
+function photoSources(photo, send, message, noCamera) {
+  photo.addEventListener("change", () => {
+    if (photo.files.length) send(photo.files[0], "upload");
+    photo.value = "";
+  });
+  return async () => {
+    const blob = await liveFrame();
+    if (blob) send(blob, "live");
+    else message.textContent = noCamera;
+  };
+}
+
 function liveFrame() {
   const video = live && live.video;
   if (!video || !video.videoWidth) return Promise.resolve(null);
@@ -479,15 +494,7 @@ function tableScan(game, round, stored) {
       photoButton.disabled = liveButton.disabled = false;
     }
   };
-  photo.addEventListener("change", () => {
-    if (photo.files.length) send(photo.files[0], "upload");
-    photo.value = ""; // the same photo again is a new scan
-  });
-  const fromLive = async () => {
-    const blob = await liveFrame();
-    if (blob) send(blob, "live");
-    else message.textContent = "Start the camera first (or take a photo).";
-  };
+  const fromLive = photoSources(photo, send, message, "Start the camera first (or take a photo).");
   draw();
   return block;
 }
@@ -614,15 +621,7 @@ function playerHand(game, round, player, hand) {
       notes.replaceChildren();
       refresh();
     };
-    photo.addEventListener("change", () => {
-      if (photo.files.length) scan(photo.files[0], "upload");
-      photo.value = ""; // the same photo again is a new scan
-    });
-    const fromLive = async () => {
-      const blob = await liveFrame();
-      if (blob) scan(blob, "live");
-      else message.textContent = "Start the camera first (or upload a photo).";
-    };
+    const fromLive = photoSources(photo, scan, message, "Start the camera first (or upload a photo).");
     // An empty hand from a scan that saw cards (or could not be trusted) is asked first.
     const askOut = () => {
       const read = scanned.cards.map((c) => cardLabel(c.card)).join(" ");
