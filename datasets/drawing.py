@@ -14,6 +14,7 @@ import numpy.typing as npt
 from PIL import Image, ImageDraw, ImageFont
 
 from shanghai.engine.cards import Suit
+from shanghai.vision.arrays import Box
 
 __all__ = [
     "SUPERSAMPLE",
@@ -28,7 +29,6 @@ __all__ = [
 
 SUPERSAMPLE = 2
 Colour = tuple[int, int, int]
-Box = tuple[float, float, float, float]
 """An axis-aligned box `(x0, y0, x1, y1)` in pixels."""
 
 

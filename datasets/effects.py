@@ -14,9 +14,10 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from shanghai.vision.arrays import Frame
+
 __all__ = ["apply_effects", "jpeg_roundtrip"]
 
-Image3 = npt.NDArray[np.uint8]
 Field = npt.NDArray[np.float32]
 
 
@@ -57,7 +58,7 @@ def _motion_kernel(length: int, angle: float) -> npt.NDArray[np.float32]:
     return kernel / max(float(kernel.sum()), 1e-6)
 
 
-def apply_effects(image: Image3, rng: np.random.Generator) -> tuple[Image3, float]:
+def apply_effects(image: Frame, rng: np.random.Generator) -> tuple[Frame, float]:
     """Light, colour, blur and noise on a BGR frame; returns the new uint8 frame and the
     blur's reach in pixels (so labels can drop indices the blur made unreadable).
 
@@ -94,7 +95,7 @@ def apply_effects(image: Image3, rng: np.random.Generator) -> tuple[Image3, floa
     return np.clip(out, 0, 255).astype(np.uint8), blur_px
 
 
-def jpeg_roundtrip(image: Image3, quality: int) -> tuple[Image3, bytes]:
+def jpeg_roundtrip(image: Frame, quality: int) -> tuple[Frame, bytes]:
     """Encode as JPEG at `quality`; returns the decoded frame and the file bytes."""
     ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
     if not ok:

@@ -15,16 +15,16 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from shanghai.vision.arrays import Frame
+
 from .decks import back_of, face_of
 from .faces import DeckLook
 from .labels import CardLabel
 
 __all__ = ["crops_sheet", "draw_labels", "faces_sheet", "grid", "scenes_sheet"]
 
-Image3 = npt.NDArray[np.uint8]
 
-
-def grid(tiles: Sequence[Image3], columns: int, gap: int = 6, fill: int = 40) -> Image3:
+def grid(tiles: Sequence[Frame], columns: int, gap: int = 6, fill: int = 40) -> Frame:
     """Tile equally sized BGR images (H, W, 3) into one sheet."""
     rows = math.ceil(len(tiles) / columns)
     h, w = tiles[0].shape[:2]
@@ -36,9 +36,7 @@ def grid(tiles: Sequence[Image3], columns: int, gap: int = 6, fill: int = 40) ->
     return sheet
 
 
-def _face_tile(
-    rgba: npt.NDArray[np.uint8], boxes: Sequence[tuple[float, ...]], text: str
-) -> Image3:
+def _face_tile(rgba: npt.NDArray[np.uint8], boxes: Sequence[tuple[float, ...]], text: str) -> Frame:
     alpha = rgba[..., 3:4].astype(np.float32) / 255.0
     rgb = rgba[..., :3].astype(np.float32) * alpha + 90.0 * (1 - alpha)
     tile = np.asarray(cv2.cvtColor(rgb.astype(np.uint8), cv2.COLOR_RGB2BGR), dtype=np.uint8)
@@ -48,7 +46,7 @@ def _face_tile(
     return tile
 
 
-def faces_sheet(look: DeckLook, columns: int = 14) -> Image3:
+def faces_sheet(look: DeckLook, columns: int = 14) -> Frame:
     """Every face of one look with its measured index boxes drawn, plus its back."""
     tiles = []
     for card in look.cards():
@@ -68,7 +66,7 @@ STATE_COLOURS = {
 }
 
 
-def draw_labels(image: Image3, labels: Sequence[CardLabel], scale: float) -> Image3:
+def draw_labels(image: Frame, labels: Sequence[CardLabel], scale: float) -> Frame:
     """A copy of `image` scaled by `scale` with the labels drawn over it."""
     out = np.asarray(
         cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), dtype=np.uint8
@@ -95,7 +93,7 @@ def draw_labels(image: Image3, labels: Sequence[CardLabel], scale: float) -> Ima
     return out
 
 
-def _letterbox(image: Image3, width: int, height: int) -> Image3:
+def _letterbox(image: Frame, width: int, height: int) -> Frame:
     tile = np.full((height, width, 3), 30, np.uint8)
     h, w = image.shape[:2]
     y, x = (height - h) // 2, (width - w) // 2
@@ -110,7 +108,7 @@ def scenes_sheet(
     *,
     kind: str = "scenes",
     tile: tuple[int, int] = (560, 420),
-) -> Image3:
+) -> Frame:
     """Items 0..count-1 of `generate --kind KIND --seed SEED`, with labels and a caption."""
     from .generate import item_rng
     from .sampling import sample_scene
@@ -147,7 +145,7 @@ def scenes_sheet(
     return grid(tiles, columns=min(4, count))
 
 
-def crops_sheet(seed: int, count: int, looks: Sequence[DeckLook]) -> Image3:
+def crops_sheet(seed: int, count: int, looks: Sequence[DeckLook]) -> Frame:
     """The reader's view: index crops of the first scenes of a seed, with their class."""
     from .crops import square_crop
     from .generate import item_rng
@@ -155,7 +153,7 @@ def crops_sheet(seed: int, count: int, looks: Sequence[DeckLook]) -> Image3:
     from .sampling import sample_scene
     from .splits import split_for_index
 
-    tiles: list[Image3] = []
+    tiles: list[Frame] = []
     index = 0
     while len(tiles) < count and index < 200:
         rng = item_rng(seed, "crops", index)

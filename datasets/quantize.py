@@ -27,7 +27,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from shanghai.vision.onnx_models import Frame, OnnxClassifier, letterbox
+from shanghai.vision.arrays import Frame
+from shanghai.vision.onnx_models import OnnxClassifier, letterbox
 
 __all__ = ["calibration_images", "quantize_detector", "quantize_reader"]
 

@@ -18,6 +18,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from shanghai.vision.arrays import Frame
+
 from .backgrounds import table_texture
 from .camera import Camera
 from .clutter import PX_PER_MM
@@ -34,7 +36,6 @@ OCCLUDER_ID = -1
 TEXTURE_MAX_PX = 900
 
 Matrix = npt.NDArray[np.float64]
-Image3 = npt.NDArray[np.uint8]
 
 
 @dataclass(slots=True)
@@ -46,7 +47,7 @@ class Rendered:
     pixels (None for a card that falls behind the camera).
     """
 
-    image: Image3
+    image: Frame
     jpeg: bytes
     mask: npt.NDArray[np.int32]
     placements: list[Placement]

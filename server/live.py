@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from shanghai.vision.scan import ScanInputError
-from shanghai.vision.smoothing import Observation, SmoothedState, TableTracker
+from shanghai.vision.smoothing import SmoothedState, TableTracker
 from shanghai.vision.snapshot import PhotoKind, TableSnapshot
 
 from .annotate import draw_cards, encode_jpeg
@@ -36,9 +36,8 @@ def new_tracker(hold_seconds: float) -> TableTracker:
 
 
 def observe(tracker: TableTracker, result: TableSnapshot, timestamp: float) -> SmoothedState:
-    """Feed one frame's cards (names, confidences and boxes) to the tracker."""
-    observations = [Observation(str(c.card), c.confidence, c.xyxy) for c in result.cards]
-    return tracker.update(observations, timestamp)
+    """Feed one frame's cards to the tracker."""
+    return tracker.update(result.cards, timestamp)
 
 
 def live_update(

@@ -16,16 +16,14 @@ from __future__ import annotations
 
 from typing import Annotated, Protocol, runtime_checkable
 
-import numpy as np
-import numpy.typing as npt
 from fastapi import Depends
 from fastapi.requests import HTTPConnection
 
 from shanghai.engine.variants import Rules
+from shanghai.vision.arrays import Frame
 from shanghai.vision.snapshot import PhotoKind, TableSnapshot
 
 __all__ = [
-    "BGRImage",
     "CardScanner",
     "ScannerDep",
     "ScannerUnavailableError",
@@ -33,9 +31,6 @@ __all__ = [
     "default_scanner",
     "get_scanner",
 ]
-
-BGRImage = npt.NDArray[np.uint8]
-"""(H, W, 3) uint8, OpenCV channel order."""
 
 
 class ScannerUnavailableError(RuntimeError):
@@ -53,7 +48,7 @@ class CardScanner(Protocol):
 
     def scan(
         self,
-        image: BGRImage,
+        image: Frame,
         *,
         rules: Rules | None = None,
         kind: PhotoKind = PhotoKind.HAND,
@@ -76,7 +71,7 @@ class UnavailableScanner:
 
     def scan(
         self,
-        image: BGRImage,
+        image: Frame,
         *,
         rules: Rules | None = None,
         kind: PhotoKind = PhotoKind.HAND,

@@ -11,18 +11,16 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 
 from shanghai.datasets.decks import code_looks, face_of
 from shanghai.engine.cards import Card
+from shanghai.vision.arrays import Frame
 
 __all__ = ["CARD_SLOTS", "card_frames", "card_video"]
 
 CARD_SLOTS = [(40 + slot * 140, 140, 150 + slot * 140, 294) for slot in range(4)]
 """Where `card_frames` lays each card (x0, y0, x1, y1 in its 640x480 frames)."""
 WIDTH, HEIGHT = 640, 480
-
-Frame = npt.NDArray[np.uint8]
 
 
 def card_frames(cards: list[str], frames: int = 20) -> list[Frame]:

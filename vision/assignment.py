@@ -13,12 +13,12 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from .arrays import Float64Array
+
 __all__ = ["assign"]
 
-FloatArray = npt.NDArray[np.float64]
 
-
-def assign(cost: FloatArray, leave: float) -> list[tuple[int, int]]:
+def assign(cost: Float64Array, leave: float) -> list[tuple[int, int]]:
     """(row, column) pairs of least total cost for the (n, m) `cost` matrix (inf where
     a pair may not go together); a row may stay unassigned at cost `leave` instead."""
     cost = np.asarray(cost, dtype=np.float64)
@@ -57,7 +57,7 @@ def _components(allowed: npt.NDArray[np.bool_]) -> list[tuple[list[int], list[in
     return groups
 
 
-def _with_leave(cost: FloatArray, leave: float) -> FloatArray:
+def _with_leave(cost: Float64Array, leave: float) -> Float64Array:
     """(n, m + n): each row may take a column, or its own "leave" column. Forbidden
     pairs cost more than any whole solution."""
     n, m = cost.shape
@@ -69,7 +69,7 @@ def _with_leave(cost: FloatArray, leave: float) -> FloatArray:
     return out
 
 
-def _hungarian(cost: FloatArray) -> list[tuple[int, int]]:
+def _hungarian(cost: Float64Array) -> list[tuple[int, int]]:
     """Optimal assignment of every row of an (n, m) matrix, n <= m, to its own column
     (method of potentials)."""
     n, m = cost.shape

@@ -24,6 +24,7 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
+from .arrays import Float64Array
 from .card_model import (
     CARD_ASPECT,
     INDEX_INSET,
@@ -46,7 +47,6 @@ __all__ = [
     "twin_pairs",
 ]
 
-FloatArray = npt.NDArray[np.float64]
 
 ROOMY = 1.1
 """Overhang is measured against a card this much larger than the nominal one: decks
@@ -95,18 +95,18 @@ class Fit:
     axis: tuple[float, float]
 
 
-def _iou(box: FloatArray, bbox: FloatArray) -> FloatArray:
+def _iou(box: Float64Array, bbox: Float64Array) -> Float64Array:
     """(...) IoU of `box` (4 xyxy) with cards' bounding boxes `bbox` (..., 4 xyxy)."""
     ix = np.maximum(0.0, np.minimum(box[2], bbox[..., 2]) - np.maximum(box[0], bbox[..., 0]))
     iy = np.maximum(0.0, np.minimum(box[3], bbox[..., 3]) - np.maximum(box[1], bbox[..., 1]))
     inter = ix * iy
     area = (bbox[..., 2] - bbox[..., 0]) * (bbox[..., 3] - bbox[..., 1])
     union = (box[2] - box[0]) * (box[3] - box[1]) + area - inter
-    out: FloatArray = np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
+    out: Float64Array = np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
     return out
 
 
-def _covers(centre: FloatArray, down: FloatArray, length: float, points: FloatArray) -> bool:
+def _covers(centre: Float64Array, down: Float64Array, length: float, points: Float64Array) -> bool:
     """Whether any of `points` (K, 2) lies on the face of the card (its inner 90%)."""
     if len(points) == 0:
         return False
@@ -131,15 +131,15 @@ _GRID_ASPECT = _GRID[2].ravel()
 
 
 def pair_fits(
-    points: FloatArray,
+    points: Float64Array,
     a: int,
     b: int,
-    boxes: FloatArray,
+    boxes: Float64Array,
     shared: Sequence[int],
     *,
     min_fill: float,
     max_overhang: float,
-    others: FloatArray,
+    others: Float64Array,
 ) -> list[PairFit]:
     """The ways indices `a` and `b` can be two corners of one card in one of the
     `shared` boxes, the best per box and kind:
@@ -201,7 +201,7 @@ class QuadFit:
     length: float
 
 
-def _upright_share(index_boxes: FloatArray, axis: FloatArray) -> float:
+def _upright_share(index_boxes: Float64Array, axis: Float64Array) -> float:
     """How well index boxes (K, 4 xyxy) fit a card whose long axis is `axis`: an index
     is about twice as tall as wide in the card's frame, so turned by t from upright
     its box is about (cos t + 2 sin t) by (sin t + 2 cos t) (up to scale). Mean
@@ -214,12 +214,12 @@ def _upright_share(index_boxes: FloatArray, axis: FloatArray) -> float:
 
 
 def quad_fits(
-    points: FloatArray,
+    points: Float64Array,
     same: Sequence[int],
-    boxes: FloatArray,
+    boxes: Float64Array,
     shared_box: int,
-    others: FloatArray,
-    index_boxes: FloatArray,
+    others: Float64Array,
+    index_boxes: Float64Array,
 ) -> list[QuadFit]:
     """Four-index cards seen whole: four of the indices `same` (all in box
     `shared_box`) whose diagonals bisect each other (a parallelogram: a card's corners
@@ -281,8 +281,8 @@ def twin_pairs(
 
 
 def prior_axes(
-    points: FloatArray, poses: Sequence[tuple[FloatArray, FloatArray, float]], fallback: float
-) -> tuple[FloatArray, FloatArray, npt.NDArray[np.bool_], FloatArray]:
+    points: Float64Array, poses: Sequence[tuple[Float64Array, Float64Array, float]], fallback: float
+) -> tuple[Float64Array, Float64Array, npt.NDArray[np.bool_], Float64Array]:
     """For each point (N, 2), from the placed cards near it (`poses`: centre, axis,
     length; the nearest count most, as the cards of a fan turn from one to the next):
     the long axis (unsigned line), the card length, whether the cards agree enough
@@ -314,20 +314,20 @@ def prior_axes(
     return axes, lengths, known, reach
 
 
-def _outside(boxes: FloatArray, points: FloatArray) -> FloatArray:
+def _outside(boxes: Float64Array, points: Float64Array) -> Float64Array:
     """(...) distance from each point (..., 2) to its box (..., 4 xyxy), 0 inside."""
     dx = np.maximum(0.0, np.maximum(boxes[..., 0] - points[..., 0], points[..., 0] - boxes[..., 2]))
     dy = np.maximum(0.0, np.maximum(boxes[..., 1] - points[..., 1], points[..., 1] - boxes[..., 3]))
-    out: FloatArray = np.hypot(dx, dy)
+    out: Float64Array = np.hypot(dx, dy)
     return out
 
 
 def lone_fits(
-    points: FloatArray,
+    points: Float64Array,
     candidates: Sequence[tuple[int, int]],
-    boxes: FloatArray,
-    axes: FloatArray,
-    lengths: FloatArray,
+    boxes: Float64Array,
+    axes: Float64Array,
+    lengths: Float64Array,
     known: npt.NDArray[np.bool_],
 ) -> list[Fit]:
     """The best pose per (index, box) candidate: turns within `TURN_LIMIT_DEG` of the

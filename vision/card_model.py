@@ -28,7 +28,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import numpy.typing as npt
+
+from .arrays import Float64Array
 
 __all__ = [
     "CARD_ASPECT",
@@ -45,7 +46,6 @@ __all__ = [
     "turn",
 ]
 
-FloatArray = npt.NDArray[np.float64]
 
 CARD_ASPECT = 63.0 / 88.0
 """Width over length (poker size; bridge cards are a little narrower)."""
@@ -61,7 +61,7 @@ SIDE_TO_LENGTH = 1 - 2 * INDEX_INSET[1]
 """Distance of the two indices along a long side over the card's length."""
 
 
-def turn(vectors: FloatArray, degrees: float | FloatArray) -> FloatArray:
+def turn(vectors: Float64Array, degrees: float | Float64Array) -> Float64Array:
     """Rotate (..., 2) vectors clockwise on screen (y down) by `degrees`."""
     t = np.radians(degrees)
     c, s = np.cos(t), np.sin(t)
@@ -69,20 +69,20 @@ def turn(vectors: FloatArray, degrees: float | FloatArray) -> FloatArray:
     return np.stack([c * x - s * y, s * x + c * y], axis=-1)
 
 
-def right_of(down: FloatArray) -> FloatArray:
+def right_of(down: Float64Array) -> Float64Array:
     """The card's "right" for a "down" (..., 2): down turned a quarter to the left."""
     return np.stack([down[..., 1], -down[..., 0]], axis=-1)
 
 
 def centre_from_index(
-    index: FloatArray, down: FloatArray, length: float | FloatArray
-) -> FloatArray:
+    index: Float64Array, down: Float64Array, length: float | Float64Array
+) -> Float64Array:
     """(..., 2) centre of a card whose top-left index is at `index` (..., 2) and whose
     long axis points `down` (..., 2, unit): the body lies down and right of the index.
     An index read as bottom-right is the same card with `down` reversed."""
     length = np.asarray(length, dtype=np.float64)[..., None]
     width = CARD_ASPECT * length
-    out: FloatArray = (
+    out: Float64Array = (
         index
         + (0.5 - INDEX_INSET[0]) * width * right_of(down)
         + (0.5 - INDEX_INSET[1]) * length * down
@@ -91,11 +91,11 @@ def centre_from_index(
 
 
 def card_corners(
-    centre: FloatArray,
-    down: FloatArray,
-    length: float | FloatArray,
-    aspect: float | FloatArray = CARD_ASPECT,
-) -> FloatArray:
+    centre: Float64Array,
+    down: Float64Array,
+    length: float | Float64Array,
+    aspect: float | Float64Array = CARD_ASPECT,
+) -> Float64Array:
     """(..., 4, 2) corners of a card centred at `centre` with its long axis `down`;
     `aspect` (width over length) other than the card's models foreshortening."""
     length = np.asarray(length, dtype=np.float64)[..., None, None]
@@ -103,16 +103,16 @@ def card_corners(
     half_w = 0.5 * aspect * length * right_of(down)[..., None, :]
     half_l = 0.5 * length * down[..., None, :]
     signs = np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
-    out: FloatArray = centre[..., None, :] + signs[:, :1] * half_w + signs[:, 1:] * half_l
+    out: Float64Array = centre[..., None, :] + signs[:, :1] * half_w + signs[:, 1:] * half_l
     return out
 
 
 def card_bbox(
-    centre: FloatArray,
-    down: FloatArray,
-    length: float | FloatArray,
-    aspect: float | FloatArray = CARD_ASPECT,
-) -> FloatArray:
+    centre: Float64Array,
+    down: Float64Array,
+    length: float | Float64Array,
+    aspect: float | Float64Array = CARD_ASPECT,
+) -> Float64Array:
     """(..., 4) xyxy bounding box of the card `card_corners` describes, without
     building its corners."""
     length = np.asarray(length, dtype=np.float64)
@@ -121,14 +121,14 @@ def card_bbox(
     half_x = 0.5 * length * (aspect * dy + dx)
     half_y = 0.5 * length * (aspect * dx + dy)
     cx, cy = centre[..., 0], centre[..., 1]
-    out: FloatArray = np.stack([cx - half_x, cy - half_y, cx + half_x, cy + half_y], axis=-1)
+    out: Float64Array = np.stack([cx - half_x, cy - half_y, cx + half_x, cy + half_y], axis=-1)
     return out
 
 
-def overhang(box: FloatArray, bbox: FloatArray) -> FloatArray:
+def overhang(box: Float64Array, bbox: Float64Array) -> Float64Array:
     """(...) how far (pixels, summed over the four sides) `box` (..., 4 xyxy) reaches
     outside a card's bounding box `bbox` (..., 4 xyxy; see `card_bbox`)."""
-    out: FloatArray = (
+    out: Float64Array = (
         np.maximum(0.0, bbox[..., 0] - box[..., 0])
         + np.maximum(0.0, bbox[..., 1] - box[..., 1])
         + np.maximum(0.0, box[..., 2] - bbox[..., 2])
@@ -137,7 +137,7 @@ def overhang(box: FloatArray, bbox: FloatArray) -> FloatArray:
     return out
 
 
-def diagonal_axis(first: FloatArray, second: FloatArray, *, anti: bool = False) -> FloatArray:
+def diagonal_axis(first: Float64Array, second: Float64Array, *, anti: bool = False) -> Float64Array:
     """Long axis ("down", unit) of a card with indices `first` (top-left; top-right
     when `anti`) and `second` on the opposite corner."""
     d = np.asarray(second, dtype=np.float64) - np.asarray(first, dtype=np.float64)

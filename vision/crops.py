@@ -12,24 +12,23 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-import numpy.typing as npt
+
+from .arrays import Frame
 
 __all__ = ["CROP_CONTEXT", "CROP_SIZE", "square_crop"]
 
 CROP_CONTEXT = 1.3
 CROP_SIZE = 64
 
-Image3 = npt.NDArray[np.uint8]
-
 
 def square_crop(
-    image: Image3,
+    image: Frame,
     box_xyxy: tuple[float, float, float, float],
     *,
     size: int = CROP_SIZE,
     context: float = CROP_CONTEXT,
     shift: tuple[float, float] = (0.0, 0.0),
-) -> Image3:
+) -> Frame:
     """The (size, size, 3) square around a box; pixels outside the frame repeat the edge.
 
     `shift` moves the centre by that fraction of the square's side (training jitter).
@@ -53,7 +52,7 @@ def square_crop(
     return np.asarray(warped, dtype=np.uint8)
 
 
-def _region(image: Image3, cx: float, cy: float, side: float) -> Image3:
+def _region(image: Frame, cx: float, cy: float, side: float) -> Frame:
     h, w = image.shape[:2]
     half = side / 2
     x0, y0 = round(cx - half), round(cy - half)

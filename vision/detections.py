@@ -13,10 +13,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Detections"]
+from .arrays import Float32Array, IntArray
 
-FloatArray = npt.NDArray[np.float32]
-IntArray = npt.NDArray[np.int64]
+__all__ = ["Detections"]
 
 
 @dataclass(frozen=True)
@@ -24,8 +23,8 @@ class Detections:
     """N detections: `xyxy` (N, 4) float32 pixel corners, `confidence` (N,) float32,
     `class_id` (N,) int64. `names` maps class ids to class names."""
 
-    xyxy: FloatArray
-    confidence: FloatArray
+    xyxy: Float32Array
+    confidence: Float32Array
     class_id: IntArray
     names: tuple[str, ...] = field(default=())
 
@@ -66,12 +65,12 @@ class Detections:
         return [self.names[i] if 0 <= i < len(self.names) else str(i) for i in self.class_id]
 
     @property
-    def centers(self) -> FloatArray:
+    def centers(self) -> Float32Array:
         """(N, 2) box centres."""
         return ((self.xyxy[:, :2] + self.xyxy[:, 2:]) / 2).astype(np.float32)
 
     @property
-    def areas(self) -> FloatArray:
+    def areas(self) -> Float32Array:
         wh = self.xyxy[:, 2:] - self.xyxy[:, :2]
         return (wh[:, 0] * wh[:, 1]).astype(np.float32)
 

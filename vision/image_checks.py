@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import cv2
-import numpy as np
-import numpy.typing as npt
+
+from .arrays import Frame
 
 __all__ = [
     "MIN_SIDE",
@@ -23,7 +23,6 @@ __all__ = [
     "check_size",
 ]
 
-Frame = npt.NDArray[np.uint8]
 MIN_SIDE = 64
 """Fewest pixels on the short side: a card index needs about 10 px, a card about 40."""
 THUMB_SIDE = 512

@@ -41,8 +41,9 @@ from itertools import pairwise
 import numpy as np
 import numpy.typing as npt
 
+from .arrays import Float64Array
 from .orientation import body_vectors, card_axes, local_lengths
-from .physical import PhysicalCard
+from .snapshot import SeenCard
 
 __all__ = ["GAP_STEPS", "CardRow", "RowGrouper", "card_length", "row_gaps"]
 
@@ -51,13 +52,12 @@ GAP_STEPS = 1.8
 gap where a card may lie unseen (a card missed with no outline of its own, e.g. under a
 neighbour's box, leaves one)."""
 
-FloatArray = npt.NDArray[np.float64]
 
 PAIR_TO_LENGTH = 0.93
 INDEX_TO_LENGTH = 4.4
 
 
-def card_length(cards: Sequence[PhysicalCard]) -> float:
+def card_length(cards: Sequence[SeenCard]) -> float:
     """Median length of a card's long side in pixels, from the cards themselves."""
     pairs = []
     sizes = []
@@ -97,12 +97,12 @@ class _Geometry:
     """Per card: read index centres, body vectors, long axis (smoothed over the
     neighbours), the card's own fitted axis (zeros when none), local length."""
 
-    points: list[FloatArray]
-    bodies: list[FloatArray]
-    axes: FloatArray
-    own_axes: FloatArray
-    lengths: FloatArray
-    centres: FloatArray
+    points: list[Float64Array]
+    bodies: list[Float64Array]
+    axes: Float64Array
+    own_axes: Float64Array
+    lengths: Float64Array
+    centres: Float64Array
 
 
 @dataclass(frozen=True)
@@ -115,7 +115,7 @@ class RowGrouper:
     """Largest offset of two neighbours' indices along the cards' long axis, in card
     lengths. Two rows of cards lie at least a card's length apart."""
 
-    def group(self, cards: Sequence[PhysicalCard]) -> tuple[list[CardRow], float]:
+    def group(self, cards: Sequence[SeenCard]) -> tuple[list[CardRow], float]:
         """Rows (in no particular order) and the card length used."""
         if not cards:
             return [], 1.0
@@ -140,7 +140,7 @@ class RowGrouper:
         return [piece for row in rows for piece in _split_after_whole(cards, row)], length
 
     def _rows(
-        self, cards: Sequence[PhysicalCard], geo: _Geometry
+        self, cards: Sequence[SeenCard], geo: _Geometry
     ) -> tuple[list[CardRow], list[Counter[int]]]:
         """Rows from the links, and per card how often each of its indices linked."""
         parent = list(range(len(cards)))
@@ -163,7 +163,7 @@ class RowGrouper:
         return rows, heads
 
     @staticmethod
-    def _row_axes(geo: _Geometry, rows: list[CardRow], heads: list[Counter[int]]) -> FloatArray:
+    def _row_axes(geo: _Geometry, rows: list[CardRow], heads: list[Counter[int]]) -> Float64Array:
         """Long axes read off the rows found: across the line through each card's
         neighbours' indices. A covered card's box gives its axis only roughly (a hand
         spread wide shows most of each card, and its box's centre lies well to the
@@ -227,7 +227,7 @@ class RowGrouper:
 
     @staticmethod
     def _ordered(
-        cards: Sequence[PhysicalCard],
+        cards: Sequence[SeenCard],
         geo: _Geometry,
         members: list[int],
         heads: list[Counter[int]],
@@ -259,7 +259,7 @@ class RowGrouper:
         return CardRow(tuple(members[k] for k in order), (float(unit[0]), float(unit[1])))
 
 
-def _split_after_whole(cards: Sequence[PhysicalCard], row: CardRow) -> list[CardRow]:
+def _split_after_whole(cards: Sequence[SeenCard], row: CardRow) -> list[CardRow]:
     """A row cut after every four-index card seen whole between covered cards: such a
     card ends its meld (nothing lies on it), and the next meld laid close beside it
     starts under its trailing corners, which four-index decks print too, so the
@@ -277,7 +277,7 @@ def _split_after_whole(cards: Sequence[PhysicalCard], row: CardRow) -> list[Card
     return [replace(row, members=row.members[a:b]) for a, b in pairwise(bounds)]
 
 
-def _leading(body: FloatArray, axes: FloatArray) -> npt.NDArray[np.bool_]:
+def _leading(body: Float64Array, axes: Float64Array) -> npt.NDArray[np.bool_]:
     """(P,) whether each index of a whole card sits on its leading edge: the rest of
     the card lies down and to the right of it, seen the way the index reads (a
     top-left index, or a bottom-right one read upside down). A row shows the leading
@@ -293,13 +293,13 @@ def _leading(body: FloatArray, axes: FloatArray) -> npt.NDArray[np.bool_]:
     return out
 
 
-def _on_top(card: PhysicalCard) -> tuple[int, float]:
+def _on_top(card: SeenCard) -> tuple[int, float]:
     """How whole a card looks: indices read, then the area of its visible box."""
     x1, y1, x2, y2 = card.xyxy
     return len(card.index_xyxy), (x2 - x1) * (y2 - y1)
 
 
-def row_gaps(cards: Sequence[PhysicalCard], rows: Sequence[CardRow]) -> list[tuple[int, int]]:
+def row_gaps(cards: Sequence[SeenCard], rows: Sequence[CardRow]) -> list[tuple[int, int]]:
     """Neighbours (positions into `cards`) with a gap between them, in rows of three or
     more cards: each step is the shortest distance between the two cards' read indices
     (the far corner of a row's last card would stretch it), compared with the row's

@@ -11,19 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import numpy as np
-import numpy.typing as npt
-
-from .smoothing import Observation, SmoothedState, TableTracker
+from .arrays import Frame
+from .smoothing import SmoothedState, TableTracker
 from .snapshot import TableSnapshot
 
-__all__ = ["LiveState", "LiveTable", "observations"]
-
-Frame = npt.NDArray[np.uint8]
-
-
-def observations(snapshot: TableSnapshot) -> list[Observation]:
-    return [Observation(str(c.card), c.confidence, c.xyxy) for c in snapshot.cards]
+__all__ = ["LiveState", "LiveTable"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +39,7 @@ class LiveTable:
         return self.observe(snapshot, timestamp)
 
     def observe(self, snapshot: TableSnapshot, timestamp: float) -> LiveState:
-        smoothed = self.tracker.update(observations(snapshot), timestamp)
+        smoothed = self.tracker.update(snapshot.cards, timestamp)
         signature = tuple(smoothed.names)
         fresh = smoothed.stable and signature != self._reported
         if fresh:

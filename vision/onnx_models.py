@@ -25,11 +25,11 @@ import numpy.typing as npt
 import onnxruntime as ort
 from PIL import Image
 
+from .arrays import Frame
 from .detections import Detections
 
 __all__ = ["Letterbox", "OnnxClassifier", "OnnxDetector", "letterbox", "nms"]
 
-Frame = npt.NDArray[np.uint8]
 MAX_WH = 7680.0
 
 

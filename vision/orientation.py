@@ -3,7 +3,7 @@
 Only axis-aligned boxes are known, yet they tell a card's orientation in two ways:
 
 - **A whole card** (two or four corner indices read): identification fitted its pose
-  (`PhysicalCard.axis`, see `card_fit`); without one, the line from one index to the
+  (`SeenCard.axis`, see `card_fit`); without one, the line from one index to the
   other runs along the card's diagonal, `card_model.DIAGONAL_TURN_DEG` short of its
   long side. That gives the long axis, not which end is up: a card reads the same
   turned half a turn.
@@ -27,14 +27,13 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-import numpy.typing as npt
 
+from .arrays import Float64Array
 from .card_model import DIAGONAL_TO_LENGTH, diagonal_axis
-from .physical import PhysicalCard
+from .snapshot import SeenCard
 
 __all__ = ["average_lines", "body_vectors", "card_axes", "local_lengths"]
 
-FloatArray = npt.NDArray[np.float64]
 
 NEAREST_WHOLE = 3
 """Cards take their length from this many whole cards nearest them."""
@@ -42,7 +41,7 @@ SMOOTH_RADIUS = 0.6
 """Axes are smoothed over the cards with an index this near (card lengths)."""
 
 
-def body_vectors(card: PhysicalCard, points: FloatArray | None = None) -> FloatArray:
+def body_vectors(card: SeenCard, points: Float64Array | None = None) -> Float64Array:
     """(K, 2) for each read index: from the index towards the rest of the card (the
     other indices' centre for a whole card, the visible box's centre for a covered
     one); zeros when nothing tells. `points`: the card's index centres, if at hand."""
@@ -54,7 +53,7 @@ def body_vectors(card: PhysicalCard, points: FloatArray | None = None) -> FloatA
     return np.asarray(np.asarray(card.center, dtype=np.float64) - pts, dtype=np.float64)
 
 
-def _raw_axis(card: PhysicalCard, pts: FloatArray, body: FloatArray) -> tuple[FloatArray, float]:
+def _raw_axis(card: SeenCard, pts: Float64Array, body: Float64Array) -> tuple[Float64Array, float]:
     """A card's own estimate of its long axis (unit, unsigned) and how much to trust it:
     for a whole card the pose fitted at identification. A covered card's fitted pose
     leans on the whole cards near it, which in a fan turn away from it; its box,
@@ -72,7 +71,7 @@ def _raw_axis(card: PhysicalCard, pts: FloatArray, body: FloatArray) -> tuple[Fl
     return np.zeros(2), 0.0
 
 
-def average_lines(lines: FloatArray, weights: FloatArray) -> FloatArray:
+def average_lines(lines: Float64Array, weights: Float64Array) -> Float64Array:
     """Weighted mean of unsigned directions (N, 2), by doubling their angles; a unit
     vector, or zeros when they cancel or none is given."""
     angle = np.arctan2(lines[:, 1], lines[:, 0]) * 2
@@ -85,11 +84,11 @@ def average_lines(lines: FloatArray, weights: FloatArray) -> FloatArray:
 
 
 def card_axes(
-    cards: Sequence[PhysicalCard],
-    lengths: FloatArray,
-    points: Sequence[FloatArray] | None = None,
-    bodies: Sequence[FloatArray] | None = None,
-) -> FloatArray:
+    cards: Sequence[SeenCard],
+    lengths: Float64Array,
+    points: Sequence[Float64Array] | None = None,
+    bodies: Sequence[Float64Array] | None = None,
+) -> Float64Array:
     """(N, 2) unit long axes ("down" up to sign), each the weighted mean of the card's
     own estimate and those of the cards whose indices lie within `SMOOTH_RADIUS` of
     its own length from its indices (its neighbours in a row or fan: near enough to
@@ -127,8 +126,8 @@ def card_axes(
 
 
 def local_lengths(
-    cards: Sequence[PhysicalCard], fallback: float, points: Sequence[FloatArray] | None = None
-) -> FloatArray:
+    cards: Sequence[SeenCard], fallback: float, points: Sequence[Float64Array] | None = None
+) -> Float64Array:
     """(N,) card length in pixels near each card: the mean over the `NEAREST_WHOLE`
     whole cards nearest it, `fallback` when no card shows two indices."""
     if points is None:
@@ -147,5 +146,5 @@ def local_lengths(
         centres[:, None, 0] - spots[None, :, 0], centres[:, None, 1] - spots[None, :, 1]
     )
     nearest = np.argsort(dist, axis=1)[:, :NEAREST_WHOLE]
-    out: FloatArray = np.asarray(size)[nearest].mean(axis=1)
+    out: Float64Array = np.asarray(size)[nearest].mean(axis=1)
     return out

@@ -13,13 +13,12 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 
+from .arrays import Frame
 from .snapshot import TableSnapshot
 
 __all__ = ["SnapshotOverlay"]
 
-Frame = npt.NDArray[np.uint8]
 GREEN = (60, 190, 60)
 RED = (40, 40, 220)
 GREY = (160, 160, 160)

@@ -37,6 +37,7 @@ import numpy.typing as npt
 from shanghai.engine.cards import Card
 from shanghai.engine.variants import Rules, build_shoe
 
+from .arrays import Float32Array
 from .assignment import assign
 from .card_fit import (
     PairFit,
@@ -48,12 +49,10 @@ from .card_fit import (
     twin_pairs,
 )
 from .readings import IndexReadings
-from .snapshot import ScanWarning
+from .snapshot import ScanWarning, SeenCard
 
-__all__ = ["CardIdentifier", "Identification", "PhysicalCard", "shoe_counts"]
+__all__ = ["CardIdentifier", "Identification", "shoe_counts"]
 
-FloatArray = npt.NDArray[np.float32]
-Box = tuple[float, float, float, float]
 FOLD_APART = 0.6
 """A boxless index folds into a same-name card only this many of the card box's long
 sides away from that card's own indices (corners of one card: about 0.9 apart)."""
@@ -62,40 +61,8 @@ INDEX_TO_LENGTH = 4.4
 
 
 @dataclass(frozen=True, slots=True)
-class PhysicalCard:
-    """One card on the table.
-
-    `xyxy` is the card's box (its visible pixels) when a card box was matched, else the
-    box around its indices; `index_xyxy` the boxes of the indices read; `confidence` the
-    best of its indices' confidences; `excess` marks a copy beyond the shoe; `axis`
-    the card's long axis as fitted (a unit vector; for a card showing one index it
-    points from the index down the card, for a whole card either way), None when
-    nothing told.
-    """
-
-    card: Card
-    confidence: float
-    xyxy: Box
-    index_xyxy: tuple[Box, ...]
-    box_id: int | None = None
-    excess: bool = False
-    axis: tuple[float, float] | None = None
-
-    @property
-    def index_centers(self) -> FloatArray:
-        """(K, 2) centres of the card's read indices."""
-        boxes = np.asarray(self.index_xyxy, dtype=np.float32).reshape(-1, 4)
-        return ((boxes[:, :2] + boxes[:, 2:]) / 2).astype(np.float32)
-
-    @property
-    def center(self) -> tuple[float, float]:
-        x1, y1, x2, y2 = self.xyxy
-        return (x1 + x2) / 2, (y1 + y2) / 2
-
-
-@dataclass(frozen=True, slots=True)
 class Identification:
-    cards: tuple[PhysicalCard, ...]
+    cards: tuple[SeenCard, ...]
     warnings: tuple[ScanWarning, ...] = ()
     ignored_indices: int = 0
     """Indices dropped as implausible (no card box holds them)."""
@@ -130,9 +97,7 @@ class _Groups:
         self.members[ra] += self.members.pop(rb)
 
 
-def _fold_outlineless(
-    cards: list[PhysicalCard], boxes: FloatArray, margin: float
-) -> list[PhysicalCard]:
+def _fold_outlineless(cards: list[SeenCard], boxes: Float32Array, margin: float) -> list[SeenCard]:
     """A card read without an outline of its own, whose indices all lie on the outline
     of a card of the same name, is that card's other corner: one physical card. In a
     tilted row or a fan the far corner of a card can peek out past the next card; no
@@ -164,7 +129,7 @@ def _fold_outlineless(
     return kept
 
 
-def _contains(boxes: FloatArray, points: FloatArray, margin: float) -> npt.NDArray[np.bool_]:
+def _contains(boxes: Float32Array, points: Float32Array, margin: float) -> npt.NDArray[np.bool_]:
     """(P, B) whether point p lies in box b grown by `margin` x the box's shorter side."""
     wh = boxes[:, 2:] - boxes[:, :2]
     grow = (margin * wh.min(axis=1))[None, :]
@@ -198,7 +163,7 @@ class CardIdentifier:
     require_card_box: bool = True
     rules: Rules | None = field(default=None)
 
-    def identify(self, readings: IndexReadings, card_boxes: FloatArray) -> Identification:
+    def identify(self, readings: IndexReadings, card_boxes: Float32Array) -> Identification:
         boxes = np.asarray(card_boxes, dtype=np.float32).reshape(-1, 4)
         centers = readings.centers
         inside = _contains(boxes, centers, self.box_margin)
@@ -207,7 +172,7 @@ class CardIdentifier:
         lone = self._lone_boxes(readings, boxes, inside, groups, group_fit)
         warnings: list[ScanWarning] = []
         ignored = 0
-        cards: list[PhysicalCard] = []
+        cards: list[SeenCard] = []
         for root in sorted(groups.members, key=lambda r: min(groups.members[r])):
             members = sorted(groups.members[root])
             box_id: int | None = None
@@ -229,7 +194,7 @@ class CardIdentifier:
         return Identification(tuple(cards), tuple(warnings), ignored, foreign)
 
     def _merge_corners(
-        self, readings: IndexReadings, boxes: FloatArray, inside: npt.NDArray[np.bool_]
+        self, readings: IndexReadings, boxes: Float32Array, inside: npt.NDArray[np.bool_]
     ) -> tuple[_Groups, dict[int, PairFit]]:
         """Greedy merging of same-name indices into cards, best-fitting pairs first:
         four-index cards seen whole, diagonal pairs, then side pairs, when the frame
@@ -296,7 +261,7 @@ class CardIdentifier:
     def _merge_by_outline(
         self,
         readings: IndexReadings,
-        boxes: FloatArray,
+        boxes: Float32Array,
         inside: npt.NDArray[np.bool_],
         groups: _Groups,
         group_fit: dict[int, PairFit],
@@ -367,7 +332,7 @@ class CardIdentifier:
     def _lone_boxes(
         self,
         readings: IndexReadings,
-        boxes: FloatArray,
+        boxes: Float32Array,
         inside: npt.NDArray[np.bool_],
         groups: _Groups,
         group_fit: dict[int, PairFit],
@@ -407,10 +372,10 @@ class CardIdentifier:
     def _card(
         readings: IndexReadings,
         members: list[int],
-        boxes: FloatArray,
+        boxes: Float32Array,
         box_id: int | None,
         axis: tuple[float, float] | None,
-    ) -> PhysicalCard:
+    ) -> SeenCard:
         index_boxes = tuple(
             (float(x1), float(y1), float(x2), float(y2))
             for x1, y1, x2, y2 in readings.xyxy[members]
@@ -421,7 +386,7 @@ class CardIdentifier:
             arr = readings.xyxy[members]
             x1, y1 = (float(v) for v in arr[:, :2].min(axis=0))
             x2, y2 = (float(v) for v in arr[:, 2:].max(axis=0))
-        return PhysicalCard(
+        return SeenCard(
             card=readings.cards[members[0]],
             confidence=float(readings.confidence[members].max()),
             xyxy=(x1, y1, x2, y2),
@@ -432,8 +397,8 @@ class CardIdentifier:
 
     @staticmethod
     def _check_shoe(
-        cards: Sequence[PhysicalCard], rules: Rules
-    ) -> tuple[list[PhysicalCard], tuple[int, ...], list[ScanWarning]]:
+        cards: Sequence[SeenCard], rules: Rules
+    ) -> tuple[list[SeenCard], tuple[int, ...], list[ScanWarning]]:
         """Drop faces the game cannot hold (and say which boxes they had); flag copies
         beyond the shoe."""
         holds = shoe_counts(rules)

@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from shanghai.engine.variants import Rules
 
+from .arrays import Frame
 from .crops import square_crop
 from .onnx_models import OnnxClassifier, OnnxDetector
 from .read_cache import ReadCache
@@ -40,7 +41,6 @@ __all__ = [
     "models_installed",
 ]
 
-Frame = npt.NDArray[np.uint8]
 MIN_READ = 0.40
 """Least confidence (locating x reading) for an index read to name a card. Below it the
 index is dropped; its card box, if located, stays an unread box (it still counts in its

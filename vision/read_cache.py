@@ -28,25 +28,23 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from .arrays import Float32Array, Frame
 from .crops import CROP_SIZE, square_crop
 
 __all__ = ["ReadCache", "crop_change", "reference_crop"]
 
-Frame = npt.NDArray[np.uint8]
-FloatArray = npt.NDArray[np.float32]
-Crop = npt.NDArray[np.float32]
 
 BLOCK = 8
 """Side (pixels of the 64-pixel crop) of the blocks `crop_change` averages over."""
 
 
-def reference_crop(frame: Frame, box: npt.NDArray[np.float32]) -> Crop:
+def reference_crop(frame: Frame, box: npt.NDArray[np.float32]) -> Float32Array:
     """The reader's square crop around `box` (BGR), as float32."""
     crop = square_crop(frame, (float(box[0]), float(box[1]), float(box[2]), float(box[3])))
     return crop.astype(np.float32)
 
 
-def crop_change(old: Crop, new: Crop, block: int = BLOCK) -> float:
+def crop_change(old: Float32Array, new: Float32Array, block: int = BLOCK) -> float:
     """Largest |mean| over `block`-sized blocks of what is left of `new` after the best
     gain and offset of `old` (each colour channel on its own) is taken out. Colour
     counts: Rook cards of one number differ only in it.
@@ -67,11 +65,11 @@ def crop_change(old: Crop, new: Crop, block: int = BLOCK) -> float:
     return float(np.abs(rest).max())
 
 
-def _box_shift(old: FloatArray, new: FloatArray) -> FloatArray:
+def _box_shift(old: Float32Array, new: Float32Array) -> Float32Array:
     """(new, old) matrix: the largest move of a box side, as a share of the new box's
     long side."""
     side = np.maximum(new[:, 2:] - new[:, :2], 1.0).max(axis=1)
-    shift: FloatArray = np.abs(new[:, None, :] - old[None, :, :]).max(axis=2) / side[:, None]
+    shift: Float32Array = np.abs(new[:, None, :] - old[None, :, :]).max(axis=2) / side[:, None]
     return shift
 
 
@@ -96,14 +94,14 @@ class ReadCache:
     min_sure: float = 0.9
     hits: int = 0
     misses: int = 0
-    _boxes: FloatArray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
-    _crops: list[Crop] = field(default_factory=list)
-    _probabilities: FloatArray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
+    _boxes: Float32Array = field(default_factory=lambda: np.zeros((0, 4), np.float32))
+    _crops: list[Float32Array] = field(default_factory=list)
+    _probabilities: Float32Array = field(default_factory=lambda: np.zeros((0, 0), np.float32))
     _ages: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
 
     def read(
-        self, frame: Frame, boxes: FloatArray, reader: Callable[[list[int]], FloatArray]
-    ) -> FloatArray:
+        self, frame: Frame, boxes: Float32Array, reader: Callable[[list[int]], Float32Array]
+    ) -> Float32Array:
         """Probabilities (N, classes) for `boxes`: served from the cache where the same
         index lies still, `reader(indices)` for the rest (rows for those boxes)."""
         boxes = boxes.astype(np.float32)
@@ -134,7 +132,7 @@ class ReadCache:
         self._ages = np.array(kept_ages, np.int64)
         return out
 
-    def _match(self, frame: Frame, boxes: FloatArray) -> list[int]:
+    def _match(self, frame: Frame, boxes: Float32Array) -> list[int]:
         """For each box, the cache entry it takes over (-1: none)."""
         source = [-1] * len(boxes)
         if not len(boxes) or not len(self._boxes):

@@ -13,11 +13,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-import numpy.typing as npt
 
 from shanghai.engine.cards import Card, DeckFamily
 from shanghai.engine.errors import CardParseError
 from shanghai.engine.variants import Rules
+
+from .arrays import BoolArray, Float32Array
 
 __all__ = [
     "IndexReadings",
@@ -27,18 +28,15 @@ __all__ = [
     "rules_mask",
 ]
 
-FloatArray = npt.NDArray[np.float32]
-BoolArray = npt.NDArray[np.bool_]
-
 
 @dataclass(frozen=True)
 class IndexReadings:
     """N read indices: `xyxy` (N, 4) float32 pixels, `names` (N,) engine card notation,
     `confidence` (N,) float32 in 0..1 (locating x reading)."""
 
-    xyxy: FloatArray
+    xyxy: Float32Array
     names: tuple[str, ...]
-    confidence: FloatArray
+    confidence: Float32Array
     cards: tuple[Card, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -62,15 +60,15 @@ class IndexReadings:
         return len(self.names)
 
     @property
-    def centers(self) -> FloatArray:
+    def centers(self) -> Float32Array:
         """(N, 2) box centres."""
         return ((self.xyxy[:, :2] + self.xyxy[:, 2:]) / 2).astype(np.float32)
 
     @property
-    def sizes(self) -> FloatArray:
+    def sizes(self) -> Float32Array:
         """(N,) longer side of each box: the index's size whatever its rotation."""
         wh = self.xyxy[:, 2:] - self.xyxy[:, :2]
-        sizes: FloatArray = wh.max(axis=1).astype(np.float32)
+        sizes: Float32Array = wh.max(axis=1).astype(np.float32)
         return sizes
 
 
@@ -93,7 +91,7 @@ def rules_mask(names: Sequence[str], rules: Rules) -> BoolArray:
     return np.array([c is not None and rules.accepts(c) for c in cards], dtype=bool)
 
 
-def infer_family(probabilities: FloatArray, names: Sequence[str]) -> DeckFamily:
+def infer_family(probabilities: Float32Array, names: Sequence[str]) -> DeckFamily:
     """The deck family that the (N, C) readings put most probability on (one frame holds
     one game's cards, so one family)."""
     standard = family_mask(names, DeckFamily.STANDARD)
@@ -104,8 +102,8 @@ def infer_family(probabilities: FloatArray, names: Sequence[str]) -> DeckFamily:
 
 
 def restrict_probabilities(
-    probabilities: FloatArray, names: Sequence[str], rules: Rules | None
-) -> FloatArray:
+    probabilities: Float32Array, names: Sequence[str], rules: Rules | None
+) -> Float32Array:
     """(N, C) probabilities with the classes the game cannot hold set to 0, so the
     arg-max is the best card that can really be on this table. Rows are not renormalised:
     the kept value stays the reader's own probability (an honest confidence)."""
@@ -115,5 +113,5 @@ def restrict_probabilities(
         mask = rules_mask(names, rules)
     else:
         mask = family_mask(names, infer_family(probabilities, names))
-    kept: FloatArray = np.where(mask[None, :], probabilities, 0.0).astype(np.float32)
+    kept: Float32Array = np.where(mask[None, :], probabilities, 0.0).astype(np.float32)
     return kept

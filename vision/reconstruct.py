@@ -17,7 +17,7 @@ from .layout import RowGrouper, row_gaps
 from .physical import CardIdentifier
 from .readings import IndexReadings
 from .seating import Seating
-from .snapshot import ScanWarning, SeenCard, TableSnapshot
+from .snapshot import ScanWarning, TableSnapshot
 from .unread import unread_boxes
 from .zones import ZoneConfig
 
@@ -58,7 +58,6 @@ class Reconstructor:
         )
         unread = unread_boxes(card_boxes, found.cards, found.foreign_boxes)
         seats, notes = seating.arrange(found.cards, width, height, unread)
-        seen = tuple(SeenCard(c.card, c.confidence, c.xyxy, c.excess) for c in found.cards)
         warnings = list(found.warnings) + notes
         if found.ignored_indices:
             n = found.ignored_indices
@@ -96,7 +95,7 @@ class Reconstructor:
         return TableSnapshot(
             width,
             height,
-            seen,
+            tuple(found.cards),
             tuple(seats),
             tuple(warnings),
             self.rules,

@@ -31,6 +31,7 @@ import numpy.typing as npt
 
 from shanghai.engine.variants import Rules
 
+from .arrays import Frame
 from .image_checks import ImageQuality, ScanInputError, assess, check_size
 from .pipeline import MIN_READ, CardPipeline, FrameReads
 from .reconstruct import Reconstructor
@@ -39,7 +40,6 @@ from .zones import ZoneConfig
 
 __all__ = ["SURE_READ", "FrameReader", "PhotoKind", "PhotoScanner", "ScanInputError"]
 
-Frame = npt.NDArray[np.uint8]
 SURE_READ = 0.7
 """Least confidence (locating x reading) of a read the scan proposes without asking;
 reads between `MIN_READ` and this are proposed but marked unsure. Chosen on the

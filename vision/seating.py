@@ -41,15 +41,14 @@ from shanghai.engine.melds import check_meld
 from shanghai.engine.variants import Rules
 
 from .layout import CardRow, RowGrouper
-from .physical import PhysicalCard
-from .snapshot import ScanWarning, SeatSnapshot
+from .snapshot import ScanWarning, SeatSnapshot, SeenCard
 from .unread import count_unread
 from .zones import SeatZone, ZoneConfig, facing_sector, near_edge, nearest_area, sector_zones
 
 __all__ = ["Seating"]
 
 
-def _row_box(cards: Sequence[PhysicalCard], row: CardRow) -> tuple[float, float, float, float]:
+def _row_box(cards: Sequence[SeenCard], row: CardRow) -> tuple[float, float, float, float]:
     boxes = np.asarray([cards[m].xyxy for m in row.members], dtype=np.float64)
     return (
         float(boxes[:, 0].min()),
@@ -59,7 +58,7 @@ def _row_box(cards: Sequence[PhysicalCard], row: CardRow) -> tuple[float, float,
     )
 
 
-def _row_centre(cards: Sequence[PhysicalCard], row: CardRow) -> npt.NDArray[np.float64]:
+def _row_centre(cards: Sequence[SeenCard], row: CardRow) -> npt.NDArray[np.float64]:
     centres = np.asarray([cards[m].center for m in row.members], dtype=np.float64)
     centre: npt.NDArray[np.float64] = centres.mean(axis=0)
     return centre
@@ -90,7 +89,7 @@ class Seating:
 
     def arrange(
         self,
-        cards: Sequence[PhysicalCard],
+        cards: Sequence[SeenCard],
         width: int,
         height: int,
         unread: npt.NDArray[np.float32] | None = None,
@@ -124,7 +123,7 @@ class Seating:
 
     def _assign(
         self,
-        cards: Sequence[PhysicalCard],
+        cards: Sequence[SeenCard],
         rows: list[CardRow],
         length: float,
         width: int,
@@ -160,7 +159,7 @@ class Seating:
 
     def _seats_of(
         self,
-        cards: Sequence[PhysicalCard],
+        cards: Sequence[SeenCard],
         rows: list[CardRow],
         zones: list[SeatZone],
         length: float,
@@ -194,9 +193,7 @@ class Seating:
         return seats
 
     @staticmethod
-    def _zone_vote(
-        cards: Sequence[PhysicalCard], row: CardRow, zones: list[SeatZone]
-    ) -> int | None:
+    def _zone_vote(cards: Sequence[SeenCard], row: CardRow, zones: list[SeatZone]) -> int | None:
         votes: dict[int, int] = {}
         for m in row.members:
             for zone in zones:
@@ -214,7 +211,7 @@ class Seating:
             return np.asarray(zone.towards_player, dtype=np.float64)
         return np.array([0.0, 1.0])  # nothing tells: the player holds the camera below
 
-    def _legal(self, cards: Sequence[PhysicalCard], row: CardRow) -> bool:
+    def _legal(self, cards: Sequence[SeenCard], row: CardRow) -> bool:
         if self.rules is None:
             return False
         try:
@@ -228,7 +225,7 @@ class Seating:
     def _seat(
         self,
         zone: SeatZone,
-        cards: Sequence[PhysicalCard],
+        cards: Sequence[SeenCard],
         rows: list[CardRow],
         length: float,
         piece: dict[int, int] | None = None,
@@ -256,7 +253,7 @@ class Seating:
 
     def _hand_rows(
         self,
-        cards: Sequence[PhysicalCard],
+        cards: Sequence[SeenCard],
         units: list[list[CardRow]],
         depth: dict[int, float],
         length: float,

@@ -13,43 +13,29 @@ changed for `hold_seconds`; `stability` says how far along that is (0..1).
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-__all__ = ["Observation", "SmoothedState", "TableTracker", "TrackedCard"]
+from shanghai.engine.cards import Card
 
+from .snapshot import SeenCard
 
-@dataclass(frozen=True, slots=True)
-class Observation:
-    """One card read in one frame: its name, confidence and box (x1, y1, x2, y2)."""
-
-    card: str
-    confidence: float
-    xyxy: tuple[float, float, float, float]
-
-    @property
-    def center(self) -> tuple[float, float]:
-        x1, y1, x2, y2 = self.xyxy
-        return (x1 + x2) / 2, (y1 + y2) / 2
-
-    @property
-    def size(self) -> float:
-        x1, y1, x2, y2 = self.xyxy
-        return float(np.sqrt(max(x2 - x1, 1.0) * max(y2 - y1, 1.0)))
+__all__ = ["SmoothedState", "TableTracker"]
 
 
 @dataclass
 class _Track:
     ident: int
-    last: Observation
+    last: SeenCard
     seen: deque[bool]
-    votes: deque[tuple[str, float]]
+    votes: deque[tuple[Card, float]]
     present: bool = False
 
-    def identity(self) -> tuple[str, float]:
+    def identity(self) -> tuple[Card, float]:
         """Confidence-weighted vote over recent readings; returns (name, mean share)."""
-        weights: dict[str, float] = {}
+        weights: dict[Card, float] = {}
         for name, confidence in self.votes:
             weights[name] = weights.get(name, 0.0) + confidence
         name, weight = max(weights.items(), key=lambda item: item[1])
@@ -58,19 +44,10 @@ class _Track:
 
 
 @dataclass(frozen=True, slots=True)
-class TrackedCard:
-    """A card the smoothed state holds: its voted name, agreement and last box."""
-
-    track_id: int
-    card: str
-    agreement: float
-    confidence: float
-    xyxy: tuple[float, float, float, float]
-
-
-@dataclass(frozen=True, slots=True)
 class SmoothedState:
-    cards: tuple[TrackedCard, ...]
+    cards: tuple[SeenCard, ...]
+    """The cards present: each the last sighting of its track, with the voted face,
+    that face's mean confidence and the track's `track_id`."""
     changed: bool
     stable: bool
     stable_for: float
@@ -79,7 +56,7 @@ class SmoothedState:
 
     @property
     def names(self) -> list[str]:
-        return sorted(c.card for c in self.cards)
+        return sorted(str(c.card) for c in self.cards)
 
 
 @dataclass
@@ -108,7 +85,7 @@ class TableTracker:
         if self.hold_seconds < 0:
             raise ValueError("hold_seconds must be >= 0")
 
-    def update(self, observations: list[Observation], timestamp: float) -> SmoothedState:
+    def update(self, observations: Sequence[SeenCard], timestamp: float) -> SmoothedState:
         matched = self._match(observations)
         for track in self._tracks:
             obs = matched.get(track.ident)
@@ -128,7 +105,7 @@ class TableTracker:
         recent = list(track.seen)[-self.leave_after :]
         return len(recent) == self.leave_after and not any(recent)
 
-    def _match(self, observations: list[Observation]) -> dict[int, Observation]:
+    def _match(self, observations: Sequence[SeenCard]) -> dict[int, SeenCard]:
         """Greedy nearest matching; a reading with the track's current name wins ties."""
         pairs: list[tuple[float, int, int]] = []
         for oi, obs in enumerate(observations):
@@ -142,7 +119,7 @@ class TableTracker:
         pairs.sort()
         used_obs: set[int] = set()
         used_tracks: set[int] = set()
-        out: dict[int, Observation] = {}
+        out: dict[int, SeenCard] = {}
         for _, oi, ti in pairs:
             if oi in used_obs or ti in used_tracks:
                 continue
@@ -164,11 +141,13 @@ class TableTracker:
         for track in self._tracks:
             if not track.present:
                 continue
-            name, agreement = track.identity()
+            name, _ = track.identity()
             confidence = float(np.mean([c for n, c in track.votes if n == name]))
-            cards.append(TrackedCard(track.ident, name, agreement, confidence, track.last.xyxy))
+            cards.append(
+                replace(track.last, card=name, confidence=confidence, track_id=track.ident)
+            )
         cards.sort(key=lambda c: (c.xyxy[1], c.xyxy[0]))
-        signature = tuple(sorted(c.card for c in cards))
+        signature = tuple(sorted(str(c.card) for c in cards))
         changed = signature != self._signature or self._since is None
         if changed:
             self._signature = signature

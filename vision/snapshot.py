@@ -10,9 +10,11 @@ contract, `score_hand` for the hand.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from enum import StrEnum
 from typing import Any
+
+import numpy as np
 
 from shanghai.engine.cards import Card
 from shanghai.engine.contracts import LayDownReport, MeldVerdict, check_lay_down
@@ -20,6 +22,8 @@ from shanghai.engine.errors import IllegalMeldError, ShanghaiError
 from shanghai.engine.melds import check_meld
 from shanghai.engine.scoring import HandScore, score_hand
 from shanghai.engine.variants import Rules
+
+from .arrays import Box, Float32Array
 
 __all__ = [
     "PhotoKind",
@@ -29,8 +33,6 @@ __all__ = [
     "TableSnapshot",
     "meld_verdict",
 ]
-
-Box = tuple[float, float, float, float]
 
 
 class PhotoKind(StrEnum):
@@ -63,14 +65,48 @@ class ScanWarning:
 
 @dataclass(frozen=True, slots=True)
 class SeenCard:
-    """A physical card: the face, how sure the reading is, and where it lies (pixels).
-    `sure` is False for a read below the scan's sure level (shown marked, to check)."""
+    """A physical card seen in a frame: the one card type of vision, from identification
+    (`physical.CardIdentifier`) through rows and seats to the snapshot, the live
+    tracker and the server's answers (as supervision keeps one `Detections` from model
+    to tracker, so no step re-describes a card).
+
+    `card` is the face read; `confidence` the best of its indices' locating x reading
+    confidences; `xyxy` the card's box (its visible pixels) when a card outline was
+    matched (`box_id`, a position in the frame's card boxes), else the box around its
+    indices; `index_xyxy` the boxes of the indices read; `axis` the card's long axis as
+    fitted (a unit vector; for a card showing one index it points from the index down
+    the card), None when nothing told. `excess` marks a copy beyond the shoe; `sure` is
+    False for a read below the scan's sure level (shown marked, to check); `track_id`
+    is the live tracker's identity of the card across frames (None outside live video).
+    """
 
     card: Card
     confidence: float
     xyxy: Box
+    _: KW_ONLY
+    index_xyxy: tuple[Box, ...] = ()
+    box_id: int | None = None
+    axis: tuple[float, float] | None = None
     excess: bool = False
     sure: bool = True
+    track_id: int | None = None
+
+    @property
+    def center(self) -> tuple[float, float]:
+        x1, y1, x2, y2 = self.xyxy
+        return (x1 + x2) / 2, (y1 + y2) / 2
+
+    @property
+    def size(self) -> float:
+        """The geometric mean of the box's sides (at least 1 px each)."""
+        x1, y1, x2, y2 = self.xyxy
+        return float(np.sqrt(max(x2 - x1, 1.0) * max(y2 - y1, 1.0)))
+
+    @property
+    def index_centers(self) -> Float32Array:
+        """(K, 2) centres of the card's read indices."""
+        boxes = np.asarray(self.index_xyxy, dtype=np.float32).reshape(-1, 4)
+        return ((boxes[:, :2] + boxes[:, 2:]) / 2).astype(np.float32)
 
 
 def meld_verdict(cards: Sequence[Card], rules: Rules, *, at_lay_down: bool = False) -> MeldVerdict:

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import numpy.typing as npt
+
+from .arrays import Frame
 
 __all__ = [
     "IMAGE_SUFFIXES",
@@ -24,7 +25,6 @@ __all__ = [
     "timed_frames",
 ]
 
-Frame = npt.NDArray[np.uint8]
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"})
 MAX_PIXELS = 40_000_000  # a 48 MP phone photo is about 48e6; refuse larger at decode time
 DEFAULT_FPS = 30.0

@@ -1,7 +1,7 @@
 """Card boxes without a readable index, counted in the rows they lie in.
 
 A card whose indices are blurred, too small or covered is seen (a card box) but not
-read, so it is no `PhysicalCard` and no row member. It still tells how long its row
+read, so it is no `SeenCard` and no row member. It still tells how long its row
 is: a meld of four with one card read is a row of four, not a loose card. Seating
 needs that length (rows shorter than the smallest meld are hand), so each unread box
 is counted in the row it lies in; its face stays unknown and it is never scored.
@@ -20,12 +20,12 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from .arrays import Float64Array
 from .layout import CardRow
-from .physical import PhysicalCard
+from .snapshot import SeenCard
 
 __all__ = ["count_unread", "unread_boxes"]
 
-FloatArray = npt.NDArray[np.float64]
 
 TOUCH = 0.02
 """Largest gap between two boxes of one row, in card lengths (a row's boxes overlap)."""
@@ -35,7 +35,7 @@ LEVEL = 0.3
 
 def unread_boxes(
     card_boxes: npt.NDArray[np.float32],
-    cards: Sequence[PhysicalCard],
+    cards: Sequence[SeenCard],
     claimed: Sequence[int] = (),
 ) -> npt.NDArray[np.float32]:
     """(K, 4) xyxy of the card boxes no card was read in: not given to a card (nor
@@ -56,22 +56,22 @@ def unread_boxes(
     return boxes[keep]
 
 
-def _gaps(a: FloatArray, b: FloatArray) -> FloatArray:
+def _gaps(a: Float64Array, b: Float64Array) -> Float64Array:
     """(A, B) distance between boxes (0 where they touch or overlap)."""
     lo = np.maximum(a[:, None, :2], b[None, :, :2])
     hi = np.minimum(a[:, None, 2:], b[None, :, 2:])
     apart = np.maximum(0.0, lo - hi)
-    out: FloatArray = np.hypot(apart[..., 0], apart[..., 1])
+    out: Float64Array = np.hypot(apart[..., 0], apart[..., 1])
     return out
 
 
-def _centres(boxes: FloatArray) -> FloatArray:
-    out: FloatArray = (boxes[:, :2] + boxes[:, 2:]) / 2
+def _centres(boxes: Float64Array) -> Float64Array:
+    out: Float64Array = (boxes[:, :2] + boxes[:, 2:]) / 2
     return out
 
 
 def _in_row(
-    unread: FloatArray, row_boxes: FloatArray, side: tuple[float, float], length: float
+    unread: Float64Array, row_boxes: Float64Array, side: tuple[float, float], length: float
 ) -> npt.NDArray[np.bool_]:
     """(U, R) whether unread box u may lie in a row next to the row's box r."""
     near = _gaps(unread, row_boxes) <= TOUCH * length
@@ -84,7 +84,7 @@ def _in_row(
 
 
 def count_unread(
-    cards: Sequence[PhysicalCard],
+    cards: Sequence[SeenCard],
     rows: Sequence[CardRow],
     boxes: npt.NDArray[np.float32],
     length: float,
@@ -101,7 +101,7 @@ def count_unread(
     # reach joins them.
     owner = np.full(len(unread), -1)
     joined: set[tuple[int, int]] = set()
-    frontier: list[tuple[int, FloatArray]] = [
+    frontier: list[tuple[int, Float64Array]] = [
         (r, np.asarray([cards[m].xyxy for m in row.members], dtype=np.float64))
         for r, row in enumerate(rows)
     ]

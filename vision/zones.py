@@ -33,6 +33,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from .arrays import Float64Array
+
 __all__ = [
     "SeatZone",
     "ZoneConfig",
@@ -41,8 +43,6 @@ __all__ = [
     "nearest_area",
     "sector_zones",
 ]
-
-FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +104,12 @@ class ZoneConfig:
 
 
 def sector_zones(
-    points: FloatArray, players: int, width: int, height: int, *, weights: FloatArray | None = None
+    points: Float64Array,
+    players: int,
+    width: int,
+    height: int,
+    *,
+    weights: Float64Array | None = None,
 ) -> list[SeatZone]:
     """`players` equal sectors around the centre of `points` (N, 2), boundaries turned
     to the directions with the fewest points near them."""
@@ -219,8 +224,8 @@ def nearest_area(
     width: int,
     height: int,
     *,
-    sides: FloatArray | None = None,
-    counts: FloatArray | None = None,
+    sides: Float64Array | None = None,
+    counts: Float64Array | None = None,
     max_turn_deg: float = 45.0,
 ) -> list[int]:
     """Indices of the boxes in the cluster nearest the frame centre, clusters being

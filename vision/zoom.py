@@ -32,11 +32,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from .arrays import Float32Array
 from .detections import Detections
 
 __all__ = ["ZoomPass"]
-
-FloatArray = npt.NDArray[np.float32]
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +106,7 @@ class ZoomPass:
         return Detections(xyxy[keep], confidence[keep], class_id[keep], first.names)
 
 
-def _per_class(found: Detections, card_px: float, index_px: float) -> FloatArray:
+def _per_class(found: Detections, card_px: float, index_px: float) -> Float32Array:
     """A size limit for each box by its class (inf for a class the model lacks)."""
     limit = np.full(len(found), np.inf, np.float32)
     for cls, px in (("card", card_px), ("index", index_px)):
@@ -117,7 +116,7 @@ def _per_class(found: Detections, card_px: float, index_px: float) -> FloatArray
 
 
 def _suppress(
-    xyxy: FloatArray, confidence: FloatArray, class_id: npt.NDArray[np.int64], overlap: float
+    xyxy: Float32Array, confidence: Float32Array, class_id: npt.NDArray[np.int64], overlap: float
 ) -> npt.NDArray[np.int64]:
     """Greedy by confidence: a box goes when a surer box of its class covers more than
     `overlap` of the smaller of the two. Plain IoU lets duplicates through here: the two
@@ -139,6 +138,6 @@ def _suppress(
     return np.asarray(kept, dtype=np.int64)
 
 
-def _long_side(xyxy: FloatArray) -> FloatArray:
-    out: FloatArray = np.maximum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])
+def _long_side(xyxy: Float32Array) -> Float32Array:
+    out: Float32Array = np.maximum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])
     return out

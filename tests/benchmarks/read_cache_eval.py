@@ -45,10 +45,10 @@ from shanghai.datasets.layouts import Layout
 from shanghai.datasets.sampling import sample_table
 from shanghai.datasets.scene import Rendered, render_scene
 from shanghai.engine.cards import ROOK_COLOURS, Card, Suit
+from shanghai.vision.arrays import Frame
 from shanghai.vision.pipeline import CardPipeline, models_installed
 from shanghai.vision.read_cache import ReadCache, crop_change, reference_crop
 
-Frame = npt.NDArray[np.uint8]
 THRESHOLDS = (4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 12.0, 16.0)
 PARTNER = {Suit.CLUBS: Suit.SPADES, Suit.SPADES: Suit.CLUBS}
 PARTNER |= {Suit.HEARTS: Suit.DIAMONDS, Suit.DIAMONDS: Suit.HEARTS}

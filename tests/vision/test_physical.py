@@ -7,8 +7,9 @@ import pytest
 
 from shanghai.engine.cards import Card
 from shanghai.engine.variant_files import find_variant
-from shanghai.vision.physical import CardIdentifier, PhysicalCard, _fold_outlineless, shoe_counts
+from shanghai.vision.physical import CardIdentifier, _fold_outlineless, shoe_counts
 from shanghai.vision.readings import IndexReadings
+from shanghai.vision.snapshot import SeenCard
 
 
 def _names(found) -> list[str]:  # type: ignore[no-untyped-def]
@@ -45,9 +46,11 @@ def test_a_far_corner_without_an_outline_is_the_same_card() -> None:
     outline of its own, is that card (not a second 7h); a copy whose index lies near the
     card's own index (a second 7h lying on it) stays a copy."""
     box = np.array([[100, 100, 163, 188]], np.float32)
-    owner = PhysicalCard(Card.parse("7h"), 0.9, (100, 100, 163, 188), ((102, 104, 111, 124),), 0)
-    far = PhysicalCard(Card.parse("7h"), 0.8, (152, 164, 161, 184), ((152, 164, 161, 184),))
-    near = PhysicalCard(Card.parse("7h"), 0.8, (118, 104, 127, 124), ((118, 104, 127, 124),))
+    owner = SeenCard(
+        Card.parse("7h"), 0.9, (100, 100, 163, 188), index_xyxy=((102, 104, 111, 124),), box_id=0
+    )
+    far = SeenCard(Card.parse("7h"), 0.8, (152, 164, 161, 184), index_xyxy=((152, 164, 161, 184),))
+    near = SeenCard(Card.parse("7h"), 0.8, (118, 104, 127, 124), index_xyxy=((118, 104, 127, 124),))
     folded = _fold_outlineless([owner, far], box, 0.08)
     assert len(folded) == 1 and len(folded[0].index_xyxy) == 2
     assert len(_fold_outlineless([owner, near], box, 0.08)) == 2

@@ -6,17 +6,19 @@ import random
 
 import pytest
 
-from shanghai.vision.smoothing import Observation, TableTracker
+from shanghai.engine.cards import Card
+from shanghai.vision.smoothing import TableTracker
+from shanghai.vision.snapshot import SeenCard
 
 
-def obs(card: str, x: float, y: float, confidence: float = 0.9) -> Observation:
-    return Observation(card, confidence, (x, y, x + 40, y + 60))
+def obs(card: str, x: float, y: float, confidence: float = 0.9) -> SeenCard:
+    return SeenCard(Card.parse(card), confidence, (x, y, x + 40, y + 60))
 
 
 TABLE = [obs("7h", 100, 100), obs("7s", 160, 100), obs("7c", 220, 100)]
 
 
-def run(tracker: TableTracker, frames: list[list[Observation]], fps: float = 10.0):
+def run(tracker: TableTracker, frames: list[list[SeenCard]], fps: float = 10.0):
     states = []
     for i, frame in enumerate(frames):
         states.append(tracker.update(frame, i / fps))
@@ -79,7 +81,7 @@ def test_noisy_stream_converges_to_the_truth() -> None:
         for o in TABLE:
             if rng.random() < 0.2:
                 continue  # missed detection
-            name = o.card if rng.random() > 0.15 else "7d"  # misread
+            name = str(o.card) if rng.random() > 0.15 else "7d"  # misread
             x, y = o.xyxy[0] + rng.uniform(-3, 3), o.xyxy[1] + rng.uniform(-3, 3)
             frame.append(obs(name, x, y, rng.uniform(0.5, 0.95)))
         last = tracker.update(frame, i / 15)
