@@ -41,7 +41,10 @@ GameDep = Annotated[Game, Depends(get_game)]
 
 def load_state(session: SessionDep, game: Game) -> GameState:
     hands = session.scalars(
-        select(Hand).where(Hand.game_id == game.id).order_by(Hand.round_number, Hand.id)
+        select(Hand)
+        .where(Hand.game_id == game.id)
+        .order_by(Hand.round_number, Hand.id)
+        .options(selectinload(Hand.corrections))
     ).all()
     return GameState.load(game, hands)
 

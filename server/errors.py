@@ -7,6 +7,10 @@ itself, and after a server error the connection is closed cleanly.
   and safe to encode; a JSON route sent another content type (a form, an image): 415.
 - Anything else: 500 with `Connection: close`, so the client knows not to reuse the
   connection the server is about to drop.
+
+The OpenAPI document says so (`document_error_answers`): every route that takes input
+documents its 422 as `UnprocessablePublic` (a sentence or the validation list), every
+route with a JSON body its 413 and 415.
 """
 
 from __future__ import annotations
@@ -18,14 +22,16 @@ from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 from sqlalchemy.exc import IntegrityError
 
 from shanghai.engine import ShanghaiError
 
 from .middleware import security_headers
 from .rules import ApiError
+from .schemas import ErrorPublic, UnprocessablePublic
 
-__all__ = ["ErrorResponse", "install_error_handlers"]
+__all__ = ["ErrorResponse", "document_error_answers", "install_error_handlers"]
 
 _QUOTED = 200
 """Most characters of a request's value quoted back in a validation error."""
@@ -59,8 +65,51 @@ def _sent_as_json(request: Request) -> bool:
     return not kind or kind == "application/json" or kind.endswith("+json")
 
 
+def _component(model: type[BaseModel], components: dict[str, Any]) -> dict[str, str]:
+    """`model`'s schema (and those it uses) among the components; a reference to it."""
+    schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+    components.update(schema.pop("$defs", {}))
+    components[model.__name__] = schema
+    return {"$ref": f"#/components/schemas/{model.__name__}"}
+
+
+def _answer(description: str, schema: dict[str, str]) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def document_error_answers(app: FastAPI) -> None:
+    """Make the app's OpenAPI document give the error bodies the handlers above answer
+    with: FastAPI documents a route's 422 as its validation list only (or as whatever
+    the route declared), and knows nothing of the 413 and 415 every JSON body can get."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        document = generate()
+        components = document.setdefault("components", {}).setdefault("schemas", {})
+        unprocessable = _component(UnprocessablePublic, components)
+        error = _component(ErrorPublic, components)
+        for operations in document.get("paths", {}).values():
+            for operation in operations.values():
+                answers = operation.setdefault("responses", {})
+                body = operation.get("requestBody", {}).get("content", {})
+                if operation.get("parameters") or body:
+                    answers["422"] = _answer("Unprocessable Entity", unprocessable)
+                if "application/json" in body:
+                    answers.setdefault("413", _answer("Content Too Large", error))
+                    answers.setdefault("415", _answer("Unsupported Media Type", error))
+        for unused in ("HTTPValidationError", "ValidationError"):
+            components.pop(unused, None)
+        app.openapi_schema = document
+        return document
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
 def install_error_handlers(app: FastAPI) -> None:
-    """Answer every error as JSON; see the module's docstring."""
+    """Answer every error as JSON, and document it; see the module's docstring."""
+    document_error_answers(app)
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:

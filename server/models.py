@@ -1,8 +1,13 @@
 """Tables. Every change goes through an Alembic migration in `migrations/versions/`
-(`tests/server/test_migrations.py` checks the migrations produce exactly these).
+(`tests/server/test_storage.py` checks the migrations produce exactly these).
 
 A game keeps a snapshot of its variant (the TOML text it was created with), so a game
 reads the same after a built-in variant or a house-rule file changes.
+
+The rules that two requests sent at once could both pass are the database's to keep, the
+same on SQLite and PostgreSQL: one player out per round (`uq_hands_one_out`, a partial
+unique index), a player's buys in a round numbered in slots (`uq_buys_slot`), every
+correction of a hand its own row (`hand_corrections`). Times are UTC (`UtcDateTime`).
 """
 
 from __future__ import annotations
@@ -13,15 +18,20 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     Boolean,
+    CheckConstraint,
     DateTime,
+    Dialect,
     ForeignKey,
+    Index,
     Integer,
     LargeBinary,
     MetaData,
     String,
     Text,
+    TypeDecorator,
     UniqueConstraint,
     func,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -35,8 +45,10 @@ __all__ = [
     "Buy",
     "Game",
     "Hand",
+    "HandCorrection",
     "Player",
     "Scan",
+    "UtcDateTime",
 ]
 
 # Sizes of the columns that hold text from a request (the API's schemas are bounded by
@@ -61,8 +73,31 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
 
 
+class UtcDateTime(TypeDecorator[dt.datetime]):
+    """A time with its zone, always read back as UTC (`tzinfo=UTC`): PostgreSQL's
+    `timestamptz` answers in the session's zone, SQLite keeps UTC text without one."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: dt.datetime | None, dialect: Dialect) -> dt.datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"a time without a zone cannot be stored: {value!r}")
+        utc = value.astimezone(dt.UTC)
+        return utc.replace(tzinfo=None) if dialect.name == "sqlite" else utc
+
+    def process_result_value(
+        self, value: dt.datetime | None, dialect: Dialect
+    ) -> dt.datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value.astimezone(dt.UTC)
+
+
 def _now() -> Mapped[dt.datetime]:
-    return mapped_column(DateTime(timezone=True), server_default=func.now(), nullable=False)
+    return mapped_column(UtcDateTime(), server_default=func.now(), nullable=False)
 
 
 class Game(Base):
@@ -139,6 +174,14 @@ class Hand(Base):
     __tablename__ = "hands"
     __table_args__ = (
         UniqueConstraint("game_id", "round_number", "player_id", name="uq_hands_round_player"),
+        Index(
+            "uq_hands_one_out",
+            "game_id",
+            "round_number",
+            unique=True,
+            sqlite_where=text("went_out"),
+            postgresql_where=text("went_out"),
+        ),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -157,19 +200,46 @@ class Hand(Base):
     scan_id: Mapped[int | None] = mapped_column(
         ForeignKey("scans.id", ondelete="SET NULL"), nullable=True
     )
-    corrections: Mapped[list[dict[str, Any]]] = mapped_column(JSON, nullable=False)
     created_at: Mapped[dt.datetime] = _now()
-    updated_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    updated_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+
+    corrections: Mapped[list[HandCorrection]] = relationship(
+        order_by="HandCorrection.id", cascade="all, delete-orphan", passive_deletes=True
+    )
+    """Every card removed from or added to the hand, oldest first: from the scan it
+    confirms, then each later correction."""
 
     @property
     def points(self) -> int:
         return self.hand_points + self.bonus
 
 
+class HandCorrection(Base):
+    """One card removed from or added to a hand (a row each, so corrections sent at
+    once are all kept)."""
+
+    __tablename__ = "hand_corrections"
+    __table_args__ = (CheckConstraint("action IN ('added', 'removed')", name="action"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand_id: Mapped[int] = mapped_column(
+        ForeignKey("hands.id", ondelete="CASCADE"), nullable=False, index=True
+    )
+    action: Mapped[str] = mapped_column(String(10), nullable=False)
+    card: Mapped[str] = mapped_column(String(10), nullable=False)
+    created_at: Mapped[dt.datetime] = _now()
+
+
 class Buy(Base):
-    """One buy (the discard plus penalty cards, out of turn) by a player in a round."""
+    """One buy (the discard plus penalty cards, out of turn) by a player in a round,
+    in one of the round's slots (1 to the variant's limit): two buys sent at once that
+    take the same slot cannot both be stored."""
 
     __tablename__ = "buys"
+    __table_args__ = (
+        UniqueConstraint("game_id", "round_number", "player_id", "slot", name="uq_buys_slot"),
+        CheckConstraint("slot >= 1", name="slot"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(
@@ -179,4 +249,5 @@ class Buy(Base):
     player_id: Mapped[int] = mapped_column(
         ForeignKey("players.id", ondelete="CASCADE"), nullable=False
     )
+    slot: Mapped[int] = mapped_column(Integer, nullable=False)
     created_at: Mapped[dt.datetime] = _now()

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Response, status
-from sqlalchemy import func, select
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
 
 from .deps import SessionDep, StateDep
-from .models import SQL_INT_MAX, Buy, Player
+from .models import SQL_INT_MAX, Buy
 from .routes_rounds import ERRORS, RoundNumber, _player
 from .rules import ApiError
 from .schemas import BuyCreate, BuyPublic
@@ -16,14 +17,13 @@ from .schemas import BuyCreate, BuyPublic
 router = APIRouter(prefix="/api/games/{game_id}/rounds/{number}/buys", tags=["buys"])
 
 
-def _count(session: SessionDep, game_id: int, number: int, player_id: int) -> int:
-    return (
-        session.scalar(
-            select(func.count(Buy.id)).where(
+def _slots(session: SessionDep, game_id: int, number: int, player_id: int) -> list[int]:
+    return list(
+        session.scalars(
+            select(Buy.slot).where(
                 Buy.game_id == game_id, Buy.round_number == number, Buy.player_id == player_id
             )
         )
-        or 0
     )
 
 
@@ -31,32 +31,40 @@ def _count(session: SessionDep, game_id: int, number: int, player_id: int) -> in
 def create_buy(
     number: RoundNumber, body: BuyCreate, state: StateDep, session: SessionDep
 ) -> BuyPublic:
-    """One buy by a player in the round being played (409 past the variant's limit)."""
+    """One buy by a player in the round being played (409 past the variant's limit).
+
+    Each buy takes the lowest free slot from 1 to the limit; the database holds one buy
+    per slot, so of two buys sent at once for the last slot one is refused (409)."""
     state.check_round(number)
     player = _player(state, body.player)
-    # Lock the player's row (PostgreSQL) so two buys sent at once cannot both pass the
-    # limit; SQLite serialises writers anyway.
-    session.execute(select(Player.id).where(Player.id == player.id).with_for_update())
     allowed = state.variant.round(number).buys
-    used = _count(session, state.game.id, number, player.id)
-    if used >= allowed:
+    taken = _slots(session, state.game.id, number, player.id)
+    free = [slot for slot in range(1, allowed + 1) if slot not in taken]
+    if not free:
         raise ApiError(
             409,
             f"{player.name} has used all {allowed} buys allowed in round {number}"
             if allowed
             else f"no buys are allowed in round {number} of {state.variant.title}",
         )
-    buy = Buy(game_id=state.game.id, round_number=number, player_id=player.id)
+    buy = Buy(game_id=state.game.id, round_number=number, player_id=player.id, slot=free[0])
     session.add(buy)
-    session.commit()
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        raise ApiError(
+            409, f"another buy by {player.name} was recorded at the same time; check and retry"
+        ) from None
+    used = len(taken) + 1
     return BuyPublic(
         id=buy.id,
         round=number,
         seat=player.seat,
         player=player.name,
-        used=used + 1,
+        used=used,
         allowed=allowed,
-        left=allowed - used - 1,
+        left=max(0, allowed - used),
     )
 
 
@@ -69,18 +77,25 @@ def delete_buy(
     state: StateDep,
     session: SessionDep,
 ) -> Response:
-    """Take back a player's latest buy, recorded by mistake (round being played only)."""
+    """Take back a player's latest buy, recorded by mistake (round being played only).
+
+    204 only when this request removed the buy: of two sent at once for the same buy,
+    the second answers 409."""
     state.check_round(number)
     seated = _player(state, player)
-    buy = session.scalars(
-        select(Buy)
+    latest = session.scalar(
+        select(Buy.id)
         .where(Buy.game_id == state.game.id, Buy.round_number == number)
         .where(Buy.player_id == seated.id)
         .order_by(Buy.id.desc())
         .limit(1)
-    ).first()
-    if buy is None:
+    )
+    if latest is None:
         raise ApiError(404, f"{seated.name} has no buy to take back in round {number}")
-    session.delete(buy)
+    removed = session.connection().execute(delete(Buy).where(Buy.id == latest))
+    if removed.rowcount != 1:
+        raise ApiError(
+            409, f"{seated.name}'s latest buy was taken back at the same time by another request"
+        )
     session.commit()
     return Response(status_code=status.HTTP_204_NO_CONTENT)

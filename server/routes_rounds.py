@@ -7,12 +7,13 @@ import datetime as dt
 from typing import Annotated
 
 from fastapi import APIRouter, Path, status
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
 
 from shanghai.engine import Card, ShanghaiError, format_cards, score_round
 
 from .deps import SessionDep, StateDep
-from .models import SQL_INT_MAX, Buy, Hand, Player, Scan
+from .models import SQL_INT_MAX, Buy, Hand, HandCorrection, Player, Scan
 from .rules import ApiError, GameState, card_diff, parse_hand
 from .schemas import HandCreate, HandPublic, HandUpdate, RoundPublic, error_responses
 from .views import hand_public, player_buys, proposed_cards, round_info
@@ -155,10 +156,10 @@ def create_hand(
         went_out=went_out,
         blind=body.blind,
         scan_id=body.scan_id,
-        corrections=corrections,
+        corrections=[HandCorrection(**c) for c in corrections],
     )
     session.add(hand)
-    session.commit()
+    _commit_hand(session, number, player, went_out)
     return hand_public(hand, state.game, state.rules)
 
 
@@ -170,7 +171,10 @@ def update_hand(
     state: StateDep,
     session: SessionDep,
 ) -> HandPublic:
-    """Correct a hand already scored; each changed card is added to its corrections."""
+    """Correct a hand already scored; each changed card is added to its corrections.
+
+    Corrections of one hand sent at once are taken one after the other, each from the
+    cards the one before it left, so the history keeps them all."""
     _in_range(state, number)
     player = _player(state, seat)
     hand = state.hands_in(number).get(seat)
@@ -178,10 +182,42 @@ def update_hand(
         raise ApiError(404, f"{player.name}'s hand in round {number} is not scored yet")
     cards = parse_hand(body.cards, state.rules)
     points, bonus, went_out = _score(state, number, seat, cards, body)
+    # The first write of the transaction: it waits for any other correction of this
+    # hand to commit (PostgreSQL's row lock, SQLite's write lock); the cards are then
+    # read again, as that correction left them.
+    now = dt.datetime.now(dt.UTC)
+    session.execute(update(Hand).where(Hand.id == hand.id).values(updated_at=now))
+    session.refresh(hand)
     previous = [str(c) for c in parse_hand(hand.cards, state.rules)]
-    hand.corrections = [*hand.corrections, *card_diff(previous, [str(c) for c in cards])]
+    hand.corrections.extend(
+        HandCorrection(**c) for c in card_diff(previous, [str(c) for c in cards])
+    )
     hand.cards = format_cards(cards)
     hand.hand_points, hand.bonus, hand.went_out, hand.blind = points, bonus, went_out, body.blind
-    hand.updated_at = dt.datetime.now(dt.UTC)
-    session.commit()
+    _commit_hand(session, number, player, went_out)
     return hand_public(hand, state.game, state.rules)
+
+
+def _commit_hand(session: SessionDep, number: int, player: Player, went_out: bool) -> None:
+    """Store a hand; a rule broken by a request at the same time (a second player out,
+    the same hand scored twice) is a 409 saying which."""
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        if went_out and session.scalar(
+            select(Hand.id).where(
+                Hand.game_id == player.game_id,
+                Hand.round_number == number,
+                Hand.went_out.is_(True),
+                Hand.player_id != player.id,
+            )
+        ):
+            raise ApiError(
+                409, "another player already went out this round; only one can"
+            ) from None
+        raise ApiError(
+            409,
+            f"{player.name}'s hand in round {number} was stored at the same time by "
+            "another request; reload",
+        ) from None

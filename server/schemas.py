@@ -40,6 +40,8 @@ __all__ = [
     "SheetPublic",
     "SheetRound",
     "Text",
+    "UnprocessablePublic",
+    "ValidationIssue",
     "VariantPublic",
     "VariantSummary",
     "error_responses",
@@ -68,15 +70,35 @@ CardText = Field(max_length=400, description="cards in the project's notation, e
 
 
 class ErrorPublic(BaseModel):
+    """An error answer: what is wrong, in a sentence."""
+
     detail: str
+
+
+class ValidationIssue(BaseModel):
+    """One field of a request that does not validate (FastAPI's validation error)."""
+
+    loc: list[str | int] = Field(description="where: 'body', 'path' or 'query', then the field")
+    msg: str
+    type: str
+    input: Any = Field(default=None, description="the value sent, quoted back short")
+    ctx: dict[str, Any] | None = None
+
+
+class UnprocessablePublic(BaseModel):
+    """A 422 answer: a rule the request breaks (a sentence: bad cards, a round out of
+    range), or a request that does not validate (the list of fields at fault)."""
+
+    detail: str | list[ValidationIssue]
 
 
 Responses = dict[int | str, dict[str, Any]]
 
 
 def error_responses(*codes: int) -> Responses:
-    """OpenAPI entries for the error answers of a route (all `{"detail": "..."}`)."""
-    return {code: {"model": ErrorPublic} for code in codes}
+    """OpenAPI entries for the error answers of a route: `{"detail": "..."}`, and for 422
+    also the list of validation errors (`UnprocessablePublic`)."""
+    return {code: {"model": UnprocessablePublic if code == 422 else ErrorPublic} for code in codes}
 
 
 # --- variants ---------------------------------------------------------------------------

@@ -99,7 +99,7 @@ def hand_public(hand: Hand, game: Game, rules: Rules) -> HandPublic:
         went_out=hand.went_out,
         blind=hand.blind,
         scan_id=hand.scan_id,
-        corrections=[Correction.model_validate(c) for c in hand.corrections],
+        corrections=[Correction.model_validate(c, from_attributes=True) for c in hand.corrections],
         entry="scan" if hand.scan_id is not None else "manual",
     )
 
