@@ -19,10 +19,27 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from shanghai.vision import model_files
+
 from .errors import UsageError
 
-DETECTOR_FILE = "cards-detector"
-READER_FILE = "cards-reader"
+DETECTOR_FILE = Path(model_files.DETECTOR_FILE).stem
+READER_FILE = Path(model_files.READER_FILE).stem
+SETTINGS_NOTE = """Written by `shanghai train`: the reading levels below are the shipped models'
+(models/models.toml), not chosen for these models. Choose min_read with
+tests/benchmarks/read_floor.py --models THIS_FOLDER and sure_read with
+tests/benchmarks/scan_eval.py --split val --sweep --models THIS_FOLDER."""
+
+
+def _write_settings(to: Path) -> None:
+    """`models.toml` for models just exported to `to`: kept when one is there (a
+    re-export of the same models), else the shipped models' levels with a note."""
+    if (to / model_files.SETTINGS_FILE).is_file():
+        return
+    shipped = model_files.ModelFiles.load()
+    model_files.write_settings(
+        to, min_read=shipped.min_read, sure_read=shipped.sure_read, note=SETTINGS_NOTE
+    )
 
 
 def register(sub: Any) -> None:
@@ -130,6 +147,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         quantize_reader(float_reader, reader, crops)
         float_detector.unlink()
         float_reader.unlink()
+    _write_settings(to)
     kind = "int8" if args.int8 else "float"
     print(f"exported {DETECTOR_FILE}.onnx and {READER_FILE}.onnx ({kind}) to {to}")
     return 0
@@ -195,6 +213,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         export_onnx(reader, imgsz=args.read_imgsz, dynamic=True, to=to / f"{READER_FILE}.onnx")
         shutil.copyfile(detector, to / f"{DETECTOR_FILE}.pt")
         shutil.copyfile(reader, to / f"{READER_FILE}.pt")
+        _write_settings(to)
         (to / "training.json").write_text(
             json.dumps(
                 {

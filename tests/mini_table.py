@@ -126,7 +126,10 @@ class MiniTable:
 class TableReader:
     """Stands in for the models (`vision.scan.FrameReader`): every frame shows `table`,
     read perfectly (confidence `confidence` for every index), so a scan runs the whole
-    scan contract after the models on answers known by construction."""
+    scan contract after the models on answers known by construction. Reads below
+    `sure_read` are marked unsure, as the shipped models' `models.toml` says for them."""
+
+    sure_read = 0.7
 
     def __init__(self, table: MiniTable, confidence: float = 0.9) -> None:
         self.table = table

@@ -10,7 +10,6 @@ loaded models, so many images cost one model load.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +19,7 @@ from shanghai.engine.variants import Rules
 
 from .arrays import Frame
 from .crops import square_crop
+from .model_files import ModelFiles, ModelMissingError
 from .onnx_models import OnnxClassifier, OnnxDetector
 from .read_cache import ReadCache
 from .readings import IndexReadings, restrict_probabilities
@@ -29,27 +29,13 @@ from .zones import ZoneConfig
 from .zoom import ZoomPass
 
 __all__ = [
-    "DETECTOR_FILE",
-    "MIN_READ",
-    "READER_FILE",
     "CardModels",
     "CardPipeline",
     "FrameReads",
     "ModelMissingError",
-    "default_models_dir",
-    "model_paths",
     "models_installed",
 ]
 
-MIN_READ = 0.40
-"""Least confidence (locating x reading) for an index read to name a card. Below it the
-index is dropped; its card box, if located, stays an unread box (it still counts in its
-row). Chosen on the validation split (120 generated scenes, seeds 77 and 79) as the
-threshold that maximises right cards minus wrong cards, with `tests/benchmarks/
-read_floor.py`: the sixth model (2026-11-24) 623 right and 39 wrong at 0.40, 613 and 34
-at 0.45; the fifth, in the same code, 577 and 572 right minus wrong.
-Reads between this and `scan.SURE_READ` are proposed but marked unsure. Re-run
-`read_floor.py` for a new model."""
 SHRINK = 0.5
 """Scale of the still photos' second locator pass when the cards are large
 (`zoom.ZoomPass.shrink`)."""
@@ -58,8 +44,6 @@ ZOOM_MAX_SIDE = 2560
 photo with no card found ran the locator at 8064 px (31 s, 14.5 GB) and a 6300-px
 one-colour PNG asked for 96 GB; 2560 is twice the first pass's input, the zoom the
 pass was tuned with on 1280-px frames."""
-DETECTOR_FILE = "cards-detector.onnx"
-READER_FILE = "cards-reader.onnx"
 
 
 @dataclass(frozen=True)
@@ -75,22 +59,8 @@ class FrameReads:
     unread_best: tuple[str, ...]
 
 
-class ModelMissingError(FileNotFoundError):
-    """The card models are not installed (say which file, so a person can fix it)."""
-
-
-def default_models_dir() -> Path:
-    """The `models/` folder that ships with the package (`shanghai.models`)."""
-    return Path(str(resources.files("shanghai.models")))
-
-
-def model_paths(models_dir: str | Path | None = None) -> tuple[Path, Path]:
-    folder = Path(models_dir) if models_dir is not None else default_models_dir()
-    return folder / DETECTOR_FILE, folder / READER_FILE
-
-
 def models_installed(models_dir: str | Path | None = None) -> bool:
-    return all(p.is_file() for p in model_paths(models_dir))
+    return ModelFiles.installed(models_dir)
 
 
 class CardModels:
@@ -104,25 +74,31 @@ class CardModels:
         conf: float = 0.25,
         iou: float = 0.6,
         zoom: ZoomPass | None = None,
-        min_read: float = MIN_READ,
+        min_read: float | None = None,
         turned: bool = True,
         read_cache: ReadCache | None = None,
     ) -> None:
-        detector_path, reader_path = model_paths(models_dir)
-        for path in (detector_path, reader_path):
-            if not path.is_file():
-                shown = path if models_dir is not None else Path("models") / path.name
-                raise ModelMissingError(f"the card model is not installed: {shown}")
-        self.detector = OnnxDetector(detector_path, threads=threads)
-        self.reader = OnnxClassifier(reader_path, threads=threads)
+        files = ModelFiles.load(models_dir)
+        self.files = files
+        """The models' files and the reading levels chosen for them (`models.toml`)."""
+        self.detector = OnnxDetector(files.detector, threads=threads)
+        self.reader = OnnxClassifier(files.reader, threads=threads)
+        files.check(self.detector.names, self.reader.names)
         self.conf = conf
         self.iou = iou
         self.zoom = zoom or ZoomPass(zoom=1.0)
-        self.min_read = min_read
+        self.min_read = files.min_read if min_read is None else min_read
+        """Least locating x reading confidence for an index read to name a card; below
+        it the index is dropped and its card box, if located, stays an unread box."""
         self.turned = turned
         self.read_cache = read_cache
         """Reads carried between the frames of one live video (`read_cache.ReadCache`)."""
-        self.name = f"{detector_path.name} + {reader_path.name}"
+        self.name = f"{files.detector.name} + {files.reader.name}"
+
+    @property
+    def sure_read(self) -> float:
+        """The models' sure level (`scan.PhotoScanner` marks reads below it unsure)."""
+        return self.files.sure_read
 
     def locate(
         self, frame: Frame
@@ -234,16 +210,17 @@ class CardPipeline:
         role: str = "auto",
         threads: int | None = None,
         zoom: float = 2.0,
-        min_read: float = MIN_READ,
+        min_read: float | None = None,
         turned: bool = True,
         cache_reads: bool = False,
     ) -> CardPipeline:
         """`zoom`: the small-card second pass for still photos (`zoom.ZoomPass`, and with
         it the half-size pass for large cards, `SHRINK`); 1 for live video, where each
-        frame must stay one locator pass. `turned`: read each
-        index twice (`CardModels.classify`); off for live video too. `min_read`: see
-        `MIN_READ`. `cache_reads`: carry reads of still indices from frame to frame
-        (`read_cache.ReadCache`), for one live video stream only."""
+        frame must stay one locator pass. `turned`: read each index twice
+        (`CardModels.classify`); off for live video too. `min_read`: the read floor
+        (default: the models' own, `model_files.ModelFiles`). `cache_reads`: carry
+        reads of still indices from frame to frame (`read_cache.ReadCache`), for one
+        live video stream only."""
         models = CardModels(
             models_dir,
             threads=threads,

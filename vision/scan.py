@@ -14,7 +14,7 @@ What the photo shows (`PhotoKind`) decides the placement:
 - `table`: seats by sector around the table (`seats`), each with melds and a hand.
 
 Honesty before accuracy: a scan says what it could not read (card outlines without a
-read, reads below `SURE_READ`, copies beyond the shoe, a likely joker not read, a photo
+read, reads below the models' sure level, copies beyond the shoe, a likely joker not read, a photo
 too dark, blurred or small, no card at all), and a warning on a photo read right is a
 cost too, so each warning fires only on evidence of its own.
 """
@@ -33,17 +33,13 @@ from shanghai.engine.variants import Rules
 
 from .arrays import Frame
 from .image_checks import ImageQuality, ScanInputError, assess, check_size
-from .pipeline import MIN_READ, CardPipeline, FrameReads
+from .pipeline import CardPipeline, FrameReads
 from .reconstruct import Reconstructor
 from .snapshot import PhotoKind, ScanWarning, SeatSnapshot, SeenCard, TableSnapshot
 from .zones import ZoneConfig
 
-__all__ = ["SURE_READ", "FrameReader", "PhotoKind", "PhotoScanner", "ScanInputError"]
+__all__ = ["FrameReader", "PhotoKind", "PhotoScanner", "ScanInputError"]
 
-SURE_READ = 0.7
-"""Least confidence (locating x reading) of a read the scan proposes without asking;
-reads between `MIN_READ` and this are proposed but marked unsure. Chosen on the
-validation split with `tests/benchmarks/scan_eval.py --split val --sweep`."""
 SMALL_INDEX_PX = 14.0
 """Median index length (long side, pixels) under which cards are too small to read
 reliably (a whole-table webcam view puts indices at 8-14 px, where most go unread)."""
@@ -58,6 +54,12 @@ class FrameReader(Protocol):
     @property
     def name(self) -> str: ...
 
+    @property
+    def sure_read(self) -> float:
+        """Least locating x reading confidence of a read proposed without asking (the
+        models' own level, `model_files.ModelFiles.sure_read`)."""
+        ...
+
     def read_frame(self, frame: Frame, rules: Rules | None = None) -> FrameReads: ...
 
 
@@ -67,7 +69,8 @@ class PhotoScanner:
     (ONNX Runtime sessions are)."""
 
     models: FrameReader
-    sure: float = SURE_READ
+    sure: float | None = None
+    """Reads below this are proposed marked unsure; None: the models' `sure_read`."""
 
     @classmethod
     def load(
@@ -76,8 +79,8 @@ class PhotoScanner:
         *,
         threads: int | None = None,
         zoom: float = 2.0,
-        min_read: float = MIN_READ,
-        sure: float = SURE_READ,
+        min_read: float | None = None,
+        sure: float | None = None,
     ) -> PhotoScanner:
         """Models for still photos: the small-card zoom pass and two reads per index
         (`CardPipeline.load`). Raises `pipeline.ModelMissingError` without models."""
@@ -87,6 +90,10 @@ class PhotoScanner:
     @property
     def name(self) -> str:
         return self.models.name
+
+    @property
+    def sure_level(self) -> float:
+        return self.models.sure_read if self.sure is None else self.sure
 
     def scan(
         self,
@@ -126,7 +133,8 @@ class PhotoScanner:
         self, snapshot: TableSnapshot, reads: FrameReads, quality: ImageQuality
     ) -> TableSnapshot:
         """Mark unsure reads and add the scan's own warnings to the reconstruction's."""
-        cards = tuple(replace(c, sure=c.confidence >= self.sure) for c in snapshot.cards)
+        level = self.sure_level
+        cards = tuple(replace(c, sure=c.confidence >= level) for c in snapshot.cards)
         warnings = [w for w in snapshot.warnings if w.code != "outside" or len(snapshot.seats) > 1]
         unsure = [i for i, c in enumerate(cards) if not c.sure]
         if unsure:

@@ -1,4 +1,4 @@
-"""Choose `MIN_READ` (vision/pipeline.py) for a model: right and wrong cards per read
+"""Choose `min_read` (the models' `models.toml`) for a model: right and wrong cards per read
 floor on the validation split. Prints figures; asserts nothing.
 
     python tests/benchmarks/read_floor.py [--data data/dev] [--n 60] [--models models]
@@ -24,7 +24,7 @@ from typing import Any
 
 from shanghai.datasets.camera import scale_kind
 from shanghai.vision.crops import CROP_SIZE, square_crop
-from shanghai.vision.pipeline import MIN_READ, CardPipeline
+from shanghai.vision.pipeline import CardPipeline
 from shanghai.vision.readings import restrict_probabilities
 from shanghai.vision.sources import read_image
 
@@ -62,7 +62,8 @@ def main(argv: list[str] | None = None) -> None:
         crops = [square_crop(frame, tuple(map(float, b)), size=CROP_SIZE) for b in index_xyxy]
         probabilities = restrict_probabilities(models.classify(crops), models.reader.names, None)
         located.append((meta, frame.shape[:2], index_xyxy, index_conf, card_xyxy, probabilities))
-    print(f"read floor on {len(located)} validation scenes (seeds {SEEDS}); shipped: {MIN_READ}")
+    own = pipeline.models.files.min_read
+    print(f"read floor on {len(located)} validation scenes (seeds {SEEDS}); the models' own: {own}")
     print("  floor | right - wrong | right / readable, wrong: close-up | table | whole table")
     for floor in FLOORS:
         tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])

@@ -27,9 +27,9 @@ missed or read in excess, and whether the missed card's index could be seen at a
 `--sweep`: the four outcomes again for each candidate sure level (0.45-0.95), cards
 below the level re-marked unsure (the `unsure` warning) through the same
 `PhotoScanner.scan` with the models' reads of each photo replayed, not re-run. Choose a
-level (`scan.SURE_READ`) on `--split val` only, never on test: the test split's
-held-out decks and tables are there to say how the chosen level does on photos it was
-not chosen on. Asserts nothing.
+level (`sure_read` in the models' `models.toml`) on `--split val` only, never on test:
+the test split's held-out decks and tables are there to say how the chosen level does
+on photos it was not chosen on. Asserts nothing.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ from shanghai.engine.errors import ShanghaiError
 from shanghai.engine.variant_files import find_variant
 from shanghai.engine.variants import Rules
 from shanghai.vision.pipeline import FrameReads, models_installed
-from shanghai.vision.scan import SURE_READ, FrameReader, PhotoKind, PhotoScanner
+from shanghai.vision.scan import FrameReader, PhotoKind, PhotoScanner
 from shanghai.vision.snapshot import TableSnapshot
 from shanghai.vision.sources import read_image
 
@@ -82,6 +82,10 @@ class RememberedReads:
     @property
     def name(self) -> str:
         return self.models.name
+
+    @property
+    def sure_read(self) -> float:
+        return self.models.sure_read
 
     def read_frame(self, frame: np.ndarray, rules: Rules | None = None) -> FrameReads:
         if frame is not self._frame or self._reads is None:
@@ -257,13 +261,13 @@ def print_timing(photo: Path, repeats: int, models: Path | None, threads: int | 
         print(f"  {label:>5} {f'{w}x{h}':<11} | {got['seconds']:16.2f} s | {got['rss_mb']:5.0f} MB")
 
 
-def print_sweep(sweep: dict[float, dict[str, list[Judged]]]) -> None:
+def print_sweep(sweep: dict[float, dict[str, list[Judged]]], shipped: float) -> None:
     print("\nsure level sweep (choose on --split val only, never on test)")
     short = ("exact", "r-flag", "w-flag", "silent")
     print("  level | hands: " + " ".join(f"{s:>6}" for s in short), end="")
     print(" | lay-downs: " + " ".join(f"{s:>6}" for s in short))
     for level, by_kind in sweep.items():
-        mark = " <- SURE_READ" if abs(level - SURE_READ) < 1e-9 else ""
+        mark = " <- sure_read" if abs(level - shipped) < 1e-9 else ""
         cells = [" ".join(f"{s:5.1f}%" for s in shares(by_kind[k])) for k in ("hand", "lay-down")]
         print(f"  {level:5.2f} |        {cells[0]} |            {cells[1]}{mark}")
 
@@ -324,7 +328,8 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
         f"scan evaluation, split {args.split}, seed {seed}: {len(hands)} hand and "
         f"{len(lay_downs)} lay-down photos in {folder}"
     )
-    print(f"models {scanner.name}, sure level {scanner.sure:.2f}, threads {args.threads or 'all'}")
+    threads = args.threads or "all"
+    print(f"models {scanner.name}, sure level {scanner.sure_level:.2f}, threads {threads}")
     by = {j.photo: truths[j.photo] for j in [*hands, *lay_downs]}
     print_outcomes(
         "hands",
@@ -368,7 +373,7 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
             f"{what_went_wrong(j, truth)}"
         )
     if args.sweep:
-        print_sweep(sweep)
+        print_sweep(sweep, scanner.sure_level)
     return {"hand": shares(hands), "lay-down": shares(lay_downs)}
 
 

@@ -48,17 +48,19 @@ from mini_table import CARD_H, CARD_W, MiniTable
 from fake_camera import CARD_SLOTS
 from shanghai.engine.variants import Rules
 from shanghai.server.scanning import UnavailableScanner, default_scanner
-from shanghai.vision.pipeline import MIN_READ, FrameReads
+from shanghai.vision.pipeline import FrameReads
 from shanghai.vision.readings import IndexReadings
-from shanghai.vision.scan import SURE_READ, PhotoScanner
+from shanghai.vision.scan import PhotoScanner
 from shanghai.vision.snapshot import PhotoKind, TableSnapshot
 
 pytestmark = pytest.mark.e2e
 TIMEOUT = 15_000
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
-SURE, UNSURE = 0.95, (MIN_READ + SURE_READ) / 2
-"""Confidences of the stand-in's reads: sure, and read but below the scan's sure level."""
+SURE_LEVEL = 0.7
+"""The stand-in models' sure level (as the shipped `models.toml` gives its models)."""
+SURE, UNSURE = 0.95, 0.55
+"""Confidences of the stand-in's reads: sure, and read but below the sure level."""
 
 Frame = np.ndarray  # type: ignore[type-arg]
 Layout = Callable[[int, int], MiniTable]
@@ -68,6 +70,8 @@ Layout = Callable[[int, int], MiniTable]
 class StandInReader:
     """Stands in for the models (`vision.scan.FrameReader`): the frame shows `table`,
     every index read at `SURE`, those of the cards named in `unsure` at `UNSURE`."""
+
+    sure_read = SURE_LEVEL
 
     def __init__(self, table: MiniTable, unsure: Collection[str] = ()) -> None:
         self.table = table

@@ -15,6 +15,7 @@ from mini_table import MiniTable
 from PIL import Image
 
 from shanghai.server.scanning import UnavailableScanner, default_scanner
+from shanghai.vision import model_files
 
 GameMaker = Callable[..., int]
 ScanSetter = Callable[..., list[tuple[int, int]]]
@@ -120,7 +121,8 @@ def test_scan_confirm_and_correct_stores_the_evidence(
     assert annotated.headers["content-type"] == "image/jpeg"
     decoded = cv2.imdecode(np.frombuffer(annotated.content, np.uint8), cv2.IMREAD_COLOR)
     assert decoded.shape == (240, 320, 3)
-    assert client.get(f"/api/scans/{scan['id']}").json()["proposed"] == scan["proposed"]
+    read_back = scan["image_url"].replace("/image?", "?")  # the scan, with its token
+    assert client.get(read_back).json()["proposed"] == scan["proposed"]
 
 
 def test_a_scan_confirms_only_its_own_player(
@@ -174,7 +176,7 @@ def test_unread_and_unsure_cards_are_warned_and_stored(
     assert scan["warnings"][0]["message"].startswith("1 card could not be read")
     assert not any(c["sure"] for c in scan["cards"])
     assert scan["proposed"] == ["7h", "Kd"]
-    again = client.get(f"/api/scans/{scan['id']}").json()
+    again = client.get(scan["image_url"].replace("/image?", "?")).json()
     assert again["warnings"] == scan["warnings"]
 
 
@@ -288,10 +290,12 @@ def test_default_scanner_says_why_recognition_is_off(
 ) -> None:
     """Missing model files: "not installed"; unreadable ones: the load error. The app
     then serves on without recognition instead of failing to start."""
-    monkeypatch.setattr("shanghai.vision.pipeline.default_models_dir", lambda: tmp_path)
+    shipped = model_files.default_models_dir() / model_files.SETTINGS_FILE
+    monkeypatch.setattr("shanghai.vision.model_files.default_models_dir", lambda: tmp_path)
     missing = default_scanner()
     assert isinstance(missing, UnavailableScanner) and "not installed" in missing.reason
-    for name in ("cards-detector.onnx", "cards-reader.onnx"):
+    (tmp_path / model_files.SETTINGS_FILE).write_bytes(shipped.read_bytes())
+    for name in (model_files.DETECTOR_FILE, model_files.READER_FILE):
         (tmp_path / name).write_bytes(b"not an onnx model")
     broken = default_scanner()
     assert isinstance(broken, UnavailableScanner)

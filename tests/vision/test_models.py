@@ -188,7 +188,7 @@ def test_cli_and_api_give_the_same_answer_for_a_photo(
 
 
 def test_reads_below_the_floor_name_no_card(pipeline: CardPipeline) -> None:
-    """`MIN_READ`: every kept read is at least that sure; a floor above 1 keeps none,
+    """`min_read`: every kept read is at least that sure; a floor above 1 keeps none,
     and the located card boxes stay (unread cards still count in their rows)."""
     frame = card_frames(["7h", "Kc", "Jd"], frames=1)[0]
     models = pipeline.models

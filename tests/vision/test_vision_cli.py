@@ -61,7 +61,7 @@ def fake_models(monkeypatch: pytest.MonkeyPatch, mini_table: Any) -> None:
         role: str = "auto",
         threads: Any = None,
         zoom: float = 2.0,
-        min_read: float = 0.45,
+        min_read: float | None = None,
         turned: bool = True,
         cache_reads: bool = False,
     ) -> Any:
@@ -176,7 +176,7 @@ def test_missing_model_is_one_line(
     folder stands in for the package's)."""
     empty = tmp_path / "no-models"
     empty.mkdir()
-    monkeypatch.setattr("shanghai.vision.pipeline.default_models_dir", lambda: empty)
+    monkeypatch.setattr("shanghai.vision.model_files.default_models_dir", lambda: empty)
     assert main(["scan", str(photo)]) == 2
     err = capsys.readouterr().err
     assert (

@@ -1,0 +1,110 @@
+"""Model settings travel with the model files (`models.toml`) and are checked on load."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from shanghai.vision import model_files
+from shanghai.vision.model_files import (
+    ModelFiles,
+    ModelMissingError,
+    ModelSettingsError,
+    write_settings,
+)
+from shanghai.vision.pipeline import CardModels, models_installed
+
+SHIPPED = model_files.default_models_dir()
+needs_models = pytest.mark.skipif(
+    not models_installed(), reason="card models not installed (models/cards-*.onnx)"
+)
+
+
+def copy_models(to: Path, settings: str | None = None) -> Path:
+    """The shipped ONNX files in `to`, with `settings` as their models.toml (default:
+    the shipped one)."""
+    to.mkdir(parents=True, exist_ok=True)
+    for name in (model_files.DETECTOR_FILE, model_files.READER_FILE):
+        shutil.copyfile(SHIPPED / name, to / name)
+    text = settings if settings is not None else (SHIPPED / "models.toml").read_text()
+    (to / "models.toml").write_text(text)
+    return to
+
+
+def test_the_shipped_settings_load() -> None:
+    files = ModelFiles.load()
+    assert files.detector.name == "cards-detector.onnx"
+    assert files.reader.name == "cards-reader.onnx"
+    assert 0 < files.min_read <= files.sure_read < 1
+
+
+@needs_models
+def test_the_levels_come_from_the_folder(tmp_path: Path) -> None:
+    """A candidate folder's own levels are used, not the shipped ones."""
+    folder = tmp_path / "candidate"
+    copy_models(folder)
+    write_settings(folder, min_read=0.33, sure_read=0.8)
+    models = CardModels(folder)
+    assert models.min_read == 0.33 and models.sure_read == 0.8
+    assert CardModels(folder, min_read=0.5).min_read == 0.5  # a benchmark's sweep
+
+
+@needs_models
+def test_a_model_with_other_classes_is_refused(tmp_path: Path) -> None:
+    """Settings that name the locator's classes in another order than the model's (a
+    locator whose class 0 is the index) are refused at load, before any wrong read."""
+    text = (SHIPPED / "models.toml").read_text()
+    swapped = text.replace('classes = ["card", "index"]', 'classes = ["index", "card"]')
+    assert swapped != text
+    with pytest.raises(ModelSettingsError, match="classes"):
+        CardModels(copy_models(tmp_path / "swapped", swapped))
+
+
+def test_a_locator_without_the_two_classes_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "odd"
+    folder.mkdir()
+    write_settings(folder, min_read=0.4, sure_read=0.7)
+    text = (folder / "models.toml").read_text()
+    (folder / "models.toml").write_text(text.replace('"index"', '"corner"'))
+    with pytest.raises(ModelSettingsError, match="card and index"):
+        ModelFiles.load(folder)
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (("min_read = 0.4", "min_read = 1.5"), "min_read must be a number"),
+        (("sure_read = 0.7", 'sure_read = "high"'), "sure_read must be a number"),
+        (("min_read = 0.4", "min_read = 0.9"), "above sure_read"),
+        (('file = "cards-reader.onnx"', 'file = "../x.onnx"'), "must be a file name"),
+        (("[reading]", "[readings]"), r"no \[reading\] table"),
+        (("[detector]", "[detector"), "models.toml"),
+    ],
+)
+def test_malformed_settings_say_what_is_wrong(
+    tmp_path: Path, edit: tuple[str, str], message: str
+) -> None:
+    folder = tmp_path / "models"
+    folder.mkdir()
+    write_settings(folder, min_read=0.4, sure_read=0.7)
+    text = (folder / "models.toml").read_text()
+    assert edit[0] in text
+    (folder / "models.toml").write_text(text.replace(edit[0], edit[1]))
+    with pytest.raises(ModelSettingsError, match=message):
+        ModelFiles.load(folder)
+
+
+def test_what_is_missing_is_named(tmp_path: Path) -> None:
+    """No models: the locator file is named; models without settings: the settings."""
+    with pytest.raises(ModelMissingError, match=re.escape("cards-detector.onnx")):
+        ModelFiles.load(tmp_path)
+    (tmp_path / "cards-detector.onnx").write_bytes(b"x")
+    with pytest.raises(ModelMissingError, match=re.escape("models.toml")):
+        ModelFiles.load(tmp_path)
+    write_settings(tmp_path, min_read=0.4, sure_read=0.7)
+    with pytest.raises(ModelMissingError, match=re.escape("cards-reader.onnx")):
+        ModelFiles.load(tmp_path)
+    assert not ModelFiles.installed(tmp_path)

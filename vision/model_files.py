@@ -1,0 +1,197 @@
+"""The card models of a folder and the settings chosen for them, read from `models.toml`.
+
+A model folder holds the locator, the reader and a `models.toml` saying which file is
+which, the classes each must have, and the two reading levels chosen for that pair on
+the validation split: `min_read` (locating x reading below it names no card:
+`tests/benchmarks/read_floor.py`) and `sure_read` (reads below it are proposed marked
+unsure: `tests/benchmarks/scan_eval.py --sweep`). The levels belong to the models they
+were chosen for: kept in code, a new model ran with the old model's levels; kept here,
+they travel with the files (the shipped folder, a candidate folder, a taught deck's
+folder) and `check` refuses a model whose classes are not what the runtime reads.
+
+    [detector]
+    file = "cards-detector.onnx"
+    classes = ["card", "index"]
+
+    [reader]
+    file = "cards-reader.onnx"   # every class an engine card name (CARD_CLASSES)
+
+    [reading]
+    min_read = 0.40
+    sure_read = 0.70
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from shanghai.engine.cards import CARD_CLASSES
+
+__all__ = [
+    "DETECTOR_CLASSES",
+    "DETECTOR_FILE",
+    "READER_FILE",
+    "SETTINGS_FILE",
+    "ModelFiles",
+    "ModelMissingError",
+    "ModelSettingsError",
+    "default_models_dir",
+    "write_settings",
+]
+
+SETTINGS_FILE = "models.toml"
+DETECTOR_FILE = "cards-detector.onnx"
+READER_FILE = "cards-reader.onnx"
+DETECTOR_CLASSES = ("card", "index")
+"""The locator's classes, by these names (a card's visible extent; a rank+suit corner)."""
+
+
+class ModelMissingError(FileNotFoundError):
+    """The card models are not installed (say which file, so a person can fix it)."""
+
+
+class ModelSettingsError(ValueError):
+    """A model folder's `models.toml` is malformed, or a model's classes are not the
+    ones the runtime reads."""
+
+
+def default_models_dir() -> Path:
+    """The `models/` folder that ships with the package (`shanghai.models`)."""
+    return Path(str(resources.files("shanghai.models")))
+
+
+@dataclass(frozen=True, slots=True)
+class ModelFiles:
+    """One folder's models and their reading levels (see the module docstring)."""
+
+    folder: Path
+    detector: Path
+    reader: Path
+    min_read: float
+    sure_read: float
+    detector_classes: tuple[str, ...] = DETECTOR_CLASSES
+
+    @classmethod
+    def load(cls, folder: str | Path | None = None) -> ModelFiles:
+        """Read `folder/models.toml` (default: the shipped models). Raises
+        `ModelMissingError` when the settings or a model file is missing and
+        `ModelSettingsError` when the settings are malformed."""
+        where = Path(folder) if folder is not None else default_models_dir()
+        shown = where if folder is not None else Path("models")
+        path = where / SETTINGS_FILE
+        if not path.is_file():
+            # Name the model file when it is missing too: that is what to install.
+            missing = SETTINGS_FILE if (where / DETECTOR_FILE).is_file() else DETECTOR_FILE
+            raise ModelMissingError(f"the card model is not installed: {shown / missing}")
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            files = cls(
+                folder=where,
+                detector=where / _text(data, "detector", "file"),
+                reader=where / _text(data, "reader", "file"),
+                min_read=_level(data, "min_read"),
+                sure_read=_level(data, "sure_read"),
+                detector_classes=tuple(_classes(data)),
+            )
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ModelSettingsError(f"{shown / SETTINGS_FILE}: {exc}") from None
+        if not set(DETECTOR_CLASSES) <= set(files.detector_classes):
+            raise ModelSettingsError(
+                f"{shown / SETTINGS_FILE}: [detector] classes must include "
+                + " and ".join(DETECTOR_CLASSES)
+            )
+        if files.min_read > files.sure_read:
+            raise ModelSettingsError(
+                f"{shown / SETTINGS_FILE}: min_read {files.min_read} is above sure_read "
+                f"{files.sure_read}"
+            )
+        for model in (files.detector, files.reader):
+            if not model.is_file():
+                raise ModelMissingError(f"the card model is not installed: {shown / model.name}")
+        return files
+
+    @classmethod
+    def installed(cls, folder: str | Path | None = None) -> bool:
+        try:
+            cls.load(folder)
+        except (ModelMissingError, ModelSettingsError):
+            return False
+        return True
+
+    def check(self, detector_names: Sequence[str], reader_names: Sequence[str]) -> None:
+        """Refuse models whose classes differ from the settings: the locator's must be
+        `detector_classes` (by name, in order), every reader class an engine card name."""
+        if tuple(detector_names) != self.detector_classes:
+            raise ModelSettingsError(
+                f"{self.detector.name}: classes {list(detector_names)}, expected "
+                f"{list(self.detector_classes)}"
+            )
+        known = set(CARD_CLASSES)
+        strange = [name for name in reader_names if name not in known]
+        if strange or len(reader_names) < 2:
+            raise ModelSettingsError(
+                f"{self.reader.name}: classes that are not card names: {strange[:5]}"
+                if strange
+                else f"{self.reader.name}: fewer than two classes"
+            )
+
+
+def write_settings(
+    folder: Path,
+    *,
+    min_read: float,
+    sure_read: float,
+    note: str = "",
+    detector: str = DETECTOR_FILE,
+    reader: str = READER_FILE,
+) -> Path:
+    """Write `folder/models.toml` for models just exported there (`shanghai train`)."""
+    lines = [f"# {line}" for line in note.splitlines()]
+    lines += [
+        "[detector]",
+        f'file = "{detector}"',
+        "classes = [" + ", ".join(f'"{c}"' for c in DETECTOR_CLASSES) + "]",
+        "",
+        "[reader]",
+        f'file = "{reader}"',
+        "",
+        "[reading]",
+        f"min_read = {min_read}",
+        f"sure_read = {sure_read}",
+    ]
+    path = folder / SETTINGS_FILE
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _section(data: dict[str, Any], name: str) -> dict[str, Any]:
+    section = data.get(name)
+    if not isinstance(section, dict):
+        raise ModelSettingsError(f"{SETTINGS_FILE}: no [{name}] table")
+    return section
+
+
+def _text(data: dict[str, Any], section: str, key: str) -> str:
+    value = _section(data, section).get(key)
+    if not isinstance(value, str) or not value or "/" in value or "\\" in value:
+        raise ModelSettingsError(f"{SETTINGS_FILE}: [{section}] {key} must be a file name")
+    return value
+
+
+def _level(data: dict[str, Any], key: str) -> float:
+    value = _section(data, "reading").get(key)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise ModelSettingsError(f"{SETTINGS_FILE}: [reading] {key} must be a number in 0..1")
+    return float(value)
+
+
+def _classes(data: dict[str, Any]) -> list[str]:
+    value = _section(data, "detector").get("classes", list(DETECTOR_CLASSES))
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ModelSettingsError(f"{SETTINGS_FILE}: [detector] classes must be a list of names")
+    return value
