@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from .arrays import Frame
+from .images import MAX_PIXELS, ImageRefused, decode
 
 __all__ = [
     "IMAGE_SUFFIXES",
@@ -25,8 +26,8 @@ __all__ = [
     "timed_frames",
 ]
 
-IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"})
-MAX_PIXELS = 40_000_000  # a 48 MP phone photo is about 48e6; refuse larger at decode time
+IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp"})
+"""Names taken for images (the formats `images.ACCEPTED_FORMATS` decodes)."""
 DEFAULT_FPS = 30.0
 """A video file's frame rate when its container does not say."""
 
@@ -40,26 +41,12 @@ def is_image_path(text: str) -> bool:
 
 
 def decode_image(data: bytes, *, max_pixels: int = MAX_PIXELS, what: str = "image") -> Frame:
-    """Decode encoded image bytes to BGR, refusing non-images and oversized images."""
-    if not data:
-        raise SourceError(f"{what} is empty")
-    buffer = np.frombuffer(data, dtype=np.uint8)
+    """Decode encoded image bytes to BGR (`images.decode`, as the server does), refusing
+    non-images, corrupt and oversized ones with a `SourceError` naming `what`."""
     try:
-        header = cv2.imdecode(buffer, cv2.IMREAD_REDUCED_GRAYSCALE_8)
-    except cv2.error:  # images under 8 px cannot be reduced 8x: decode them whole
-        header = cv2.imdecode(buffer, cv2.IMREAD_GRAYSCALE) if len(data) < 1 << 20 else None
-    if header is None:
-        raise SourceError(f"{what} is not a readable image (or it is truncated)")
-    # The reduced decode tells the size cheaply: 8x reduction, rounded up.
-    approx_pixels = header.shape[0] * header.shape[1] * 64
-    if approx_pixels > max_pixels * 1.1:
-        raise SourceError(
-            f"{what} is too large ({approx_pixels / 1e6:.0f} MP; limit {max_pixels / 1e6:.0f} MP)"
-        )
-    image = cv2.imdecode(buffer, cv2.IMREAD_COLOR)
-    if image is None or image.size == 0:
-        raise SourceError(f"{what} is not a readable image (or it is truncated)")
-    return np.ascontiguousarray(image, dtype=np.uint8)
+        return decode(data, max_pixels=max_pixels).bgr
+    except ImageRefused as exc:
+        raise SourceError(f"{what}: {exc}") from None
 
 
 def read_image(path: str | Path, *, max_pixels: int = MAX_PIXELS) -> Frame:

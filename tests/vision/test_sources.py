@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from PIL import Image
 
 from shanghai.vision.detections import Detections
 from shanghai.vision.sources import SourceError, decode_image, frames, read_image, timed_frames
@@ -26,24 +28,44 @@ def test_read_png_round_trip(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("content", "message"),
-    [(b"", "empty"), (b"not an image at all", "not a readable image")],
+    [(b"", "empty"), (b"not an image at all", "not an image")],
 )
 def test_bad_bytes(content: bytes, message: str) -> None:
     with pytest.raises(SourceError, match=message):
         decode_image(content)
 
 
-def test_truncated_jpeg_is_refused_or_decoded_whole(tmp_path: Path) -> None:
-    ok, data = cv2.imencode(".png", _image(200, 200))
+@pytest.mark.parametrize("suffix", [".png", ".jpg"])
+def test_a_truncated_image_is_refused(suffix: str) -> None:
+    """Not scanned half grey: a phone upload cut short is taken again."""
+    ok, data = cv2.imencode(suffix, _image(200, 200))
     assert ok
-    with pytest.raises(SourceError, match="not a readable image"):
+    with pytest.raises(SourceError, match="truncated or corrupt"):
         decode_image(data.tobytes()[: len(data) // 3])
+
+
+def test_a_gif_is_refused_by_name() -> None:
+    gif = io.BytesIO()
+    Image.new("RGB", (20, 20)).save(gif, "GIF")
+    with pytest.raises(SourceError, match="GIF images are not accepted"):
+        decode_image(gif.getvalue())
+
+
+def test_a_phone_photo_is_turned_upright_by_its_exif() -> None:
+    """A phone stores a portrait photo landscape with an orientation tag; the scan must
+    see it as the person did (and as the server's upload of the same file)."""
+    image = Image.fromarray(_image(40, 60)[:, :, ::-1])
+    exif = Image.Exif()
+    exif[0x0112] = 6  # rotate 90 degrees clockwise to view
+    data = io.BytesIO()
+    image.save(data, "JPEG", exif=exif.tobytes())
+    assert decode_image(data.getvalue()).shape == (60, 40, 3)
 
 
 def test_pixel_limit() -> None:
     ok, data = cv2.imencode(".png", np.zeros((400, 500, 3), np.uint8))
     assert ok
-    with pytest.raises(SourceError, match="too large"):
+    with pytest.raises(SourceError, match="the limit is 0.1 megapixels"):
         decode_image(data.tobytes(), max_pixels=100_000)
     assert decode_image(data.tobytes(), max_pixels=300_000).shape == (400, 500, 3)
 

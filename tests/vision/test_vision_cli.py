@@ -112,7 +112,7 @@ def test_scan_bad_file_is_one_line_and_exit_2(
     bad.write_text("not an image")
     assert main(["scan", str(bad), str(photo), "--json"]) == 2
     captured = capsys.readouterr()
-    assert captured.err.count("\n") == 1 and "not a readable image" in captured.err
+    assert captured.err.count("\n") == 1 and "not an image" in captured.err
     assert len(captured.out.strip().splitlines()) == 1  # the good image is still scanned
 
 
