@@ -23,7 +23,6 @@ __all__ = [
     "draw_suit",
     "draw_text",
     "rounded_alpha",
-    "suit_extent",
     "union_box",
 ]
 
@@ -107,11 +106,6 @@ def draw_suit(
         xs += [box[0], box[2]]
         ys += [box[1], box[3]]
     return (min(xs), min(ys), max(xs), max(ys))
-
-
-def suit_extent(size: float, slim: float = 1.0) -> tuple[float, float]:
-    """Approximate (width, height) of a pip `size` tall, for laying pips out."""
-    return (0.95 * size * slim, size)
 
 
 def draw_text(

@@ -11,7 +11,6 @@ small warps per card, the table texture, and the camera effects.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -246,11 +245,3 @@ def render_scene(
         background=background,
         blur_px=blur_px,
     )
-
-
-def scene_looks(placements: Sequence[Placement]) -> list[str]:
-    """Names of the deck looks in a scene, in first-use order."""
-    seen: dict[str, None] = {}
-    for p in placements:
-        seen.setdefault(p.look.name, None)
-    return list(seen)

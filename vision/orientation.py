@@ -23,7 +23,6 @@ takes its length from the whole cards nearest to it.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -32,7 +31,7 @@ from .arrays import Float64Array
 from .card_model import DIAGONAL_TO_LENGTH, diagonal_axis
 from .snapshot import SeenCard
 
-__all__ = ["average_lines", "body_vectors", "card_axes", "local_lengths"]
+__all__ = ["body_vectors", "card_axes", "local_lengths"]
 
 
 NEAREST_WHOLE = 3
@@ -69,18 +68,6 @@ def _raw_axis(card: SeenCard, pts: Float64Array, body: Float64Array) -> tuple[Fl
         if norm > 1e-6:
             return body[0] / norm, 1.0
     return np.zeros(2), 0.0
-
-
-def average_lines(lines: Float64Array, weights: Float64Array) -> Float64Array:
-    """Weighted mean of unsigned directions (N, 2), by doubling their angles; a unit
-    vector, or zeros when they cancel or none is given."""
-    angle = np.arctan2(lines[:, 1], lines[:, 0]) * 2
-    w = weights * (np.hypot(lines[:, 0], lines[:, 1]) > 0)
-    cx, sy = float((np.cos(angle) * w).sum()), float((np.sin(angle) * w).sum())
-    if math.hypot(cx, sy) < 1e-6:
-        return np.zeros(2)
-    half = math.atan2(sy, cx) / 2
-    return np.array([math.cos(half), math.sin(half)])
 
 
 def card_axes(

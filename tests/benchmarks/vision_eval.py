@@ -33,15 +33,15 @@ from typing import Any
 import cv2
 import numpy as np
 
-from shanghai.vision.oracle import truth_readings
-from shanghai.vision.pipeline import CardPipeline, models_installed
-from shanghai.vision.reconstruct import Reconstructor
-from shanghai.vision.roundend_check import (
+from shanghai.datasets.oracle import truth_readings
+from shanghai.datasets.roundend_check import (
     PlayerCheck,
     check_round_end,
     scene_players,
     scene_rules,
 )
+from shanghai.vision.pipeline import CardPipeline, models_installed
+from shanghai.vision.reconstruct import Reconstructor
 from shanghai.vision.snapshot import TableSnapshot
 from shanghai.vision.sources import read_image
 

@@ -26,8 +26,8 @@ import pytest
 from fake_camera import card_frames
 from shanghai.cli.main import main
 from shanghai.datasets.camera import scale_kind
+from shanghai.datasets.roundend_check import scene_rules
 from shanghai.vision.pipeline import CardPipeline, models_installed
-from shanghai.vision.roundend_check import scene_rules
 from shanghai.vision.sources import read_image
 
 pytestmark = pytest.mark.skipif(

@@ -1,7 +1,7 @@
 """Reconstruction from ground-truth boxes on generated round-end scenes.
 
 The oracle gives the pipeline exactly what a perfect detector and reader would (see
-`shanghai.vision.oracle`), so these tests measure the card logic alone: identification
+`shanghai.datasets.oracle`), so these tests measure the card logic alone: identification
 (corners merged, copies kept) and layout (rows, table order, seats, hands).
 Floors are set below what was measured (docs/vision.md) so that a regression shows.
 """
@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from shanghai.vision.oracle import truth_readings
+from shanghai.datasets.oracle import truth_readings
+from shanghai.datasets.roundend_check import check_round_end, scene_players, scene_rules
 from shanghai.vision.physical import CardIdentifier
 from shanghai.vision.reconstruct import Reconstructor
-from shanghai.vision.roundend_check import check_round_end, scene_players, scene_rules
 
 SCENES = 8
 

@@ -22,8 +22,7 @@ from shanghai.engine.errors import ShanghaiError
 from shanghai.engine.scoring import hand_points
 from shanghai.engine.variant_files import find_variant
 from shanghai.engine.variants import Rules
-
-from .snapshot import SeatSnapshot, TableSnapshot
+from shanghai.vision.snapshot import SeatSnapshot, TableSnapshot
 
 __all__ = ["PlayerCheck", "check_round_end", "scene_kind", "scene_players", "scene_rules"]
 

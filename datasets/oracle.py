@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .readings import IndexReadings
+from shanghai.vision.readings import IndexReadings
 
 __all__ = ["truth_readings"]
 
