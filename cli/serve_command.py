@@ -2,6 +2,8 @@
 
 One command on a fresh machine: the page is up on http://127.0.0.1:8000 with an
 embedded SQLite database in the user's data folder (created and migrated on start).
+Listening beyond localhost (`--host 0.0.0.0`), phones need the table code: it is
+printed at start with the URL a phone opens and that URL's QR code.
 """
 
 from __future__ import annotations
@@ -38,14 +40,30 @@ def register(sub: Any) -> None:
         help="server-side camera: an index (0) or a video file, shown live on the page",
     )
     p.add_argument("--variants-dir", type=Path, help="folder of house-rule NAME.toml files")
+    p.add_argument(
+        "--table-code",
+        metavar="CODE",
+        help="the code phones need when listening beyond localhost, 6 to 64 letters or "
+        "digits (default: a new random one at every start)",
+    )
+    p.add_argument(
+        "--allowed-host",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help="another name the server is reached by (besides localhost, its addresses and "
+        "host name); repeat for more",
+    )
     p.set_defaults(func=cmd_serve)
 
 
 def build_settings(args: argparse.Namespace) -> Any:
     """Settings from the environment (SHANGHAI_*) with the flags given on top."""
+    from pydantic import ValidationError
+
     from shanghai.server.settings import Settings
 
-    overrides: dict[str, Any] = {}
+    overrides: dict[str, Any] = {"host": args.host, "port": args.port}
     if args.db:
         overrides["database_url"] = args.db
     if args.data_dir:
@@ -54,7 +72,16 @@ def build_settings(args: argparse.Namespace) -> Any:
         overrides["camera"] = args.camera
     if args.variants_dir:
         overrides["variants_dir"] = args.variants_dir
-    return Settings(**overrides)
+    if args.table_code is not None:
+        overrides["table_code"] = args.table_code
+    if args.allowed_host:
+        overrides["allowed_hosts"] = args.allowed_host
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = "--" + "-".join(str(part) for part in first["loc"]).replace("_", "-")
+        raise UsageError(f"{where}: {first['msg']}") from None
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -63,6 +90,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from shanghai.server.app import create_app
     from shanghai.server.db import open_database
+    from shanghai.server.lan import WILDCARDS, is_local_bind, join_url, url_host
+    from shanghai.server.qr import qr_text
+    from shanghai.server.table_code import format_code
 
     if not 0 < args.port < 65536:
         raise UsageError(f"--port {args.port} is not a port number")
@@ -75,12 +105,34 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except (SQLAlchemyError, OSError) as exc:
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise UsageError(f"cannot open the database: {first_line}") from None
+    settings = _with_table_code(settings)
     app = create_app(settings)
-    url = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}/"
     print(f"shanghai: database {_safe_url(settings.resolved_database_url)}")
-    print(f"shanghai: open {url} (API docs at {url}docs)")
+    here = f"http://{'127.0.0.1' if args.host in WILDCARDS else url_host(args.host)}:{args.port}/"
+    if settings.table_code is not None and not is_local_bind(args.host):
+        phone = join_url(settings.host, settings.port, settings.table_code)
+        print(
+            f"shanghai: table code {format_code(settings.table_code)}: phones need it "
+            "(this machine does not)"
+        )
+        print(f"shanghai: on a phone on the same network, open {phone} or scan:")
+        print(qr_text(phone), end="")
+        if args.host not in WILDCARDS:
+            here = phone
+    print(f"shanghai: open {here} (API docs at {here.split('?')[0]}docs)")
     uvicorn.run(app, host=args.host, port=args.port, log_level="info")
     return 0
+
+
+def _with_table_code(settings: Any) -> Any:
+    """The settings with the table code fixed now (a new random one unless given), so
+    it can be printed before the server starts; none when listening on localhost."""
+    from shanghai.server.lan import is_local_bind
+    from shanghai.server.table_code import new_table_code
+
+    if is_local_bind(settings.host):
+        return settings.model_copy(update={"table_code": None})
+    return settings.model_copy(update={"table_code": settings.table_code or new_table_code()})
 
 
 def _safe_url(url: str) -> str:

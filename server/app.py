@@ -1,5 +1,6 @@
 """The FastAPI application: `create_app(settings)` wires storage, the scanner, the
-optional server-side camera, the routers and the static page."""
+optional server-side camera, the network guards (Host, Origin, table code), the routers
+and the static page."""
 
 from __future__ import annotations
 
@@ -19,14 +20,19 @@ from . import (
     routes_rounds,
     routes_scans,
     routes_sheets,
+    routes_table,
     routes_variants,
 )
 from .db import open_database
 from .errors import install_error_handlers
+from .evidence import EvidenceKey
+from .lan import is_local_bind, served_hosts
 from .live import CameraFeed
 from .middleware import BodyLimitMiddleware, SecurityHeadersMiddleware
+from .network_guard import NetworkGuardMiddleware
 from .scanning import CardScanner, default_scanner
 from .settings import Settings
+from .table_code import TableCodeMiddleware, new_table_code
 
 __all__ = ["create_app"]
 
@@ -37,13 +43,22 @@ MULTIPART_OVERHEAD = 64 * 1024
 
 def create_app(settings: Settings | None = None, scanner: CardScanner | None = None) -> FastAPI:
     """The app. Nothing is opened until it starts (its lifespan): then the database is
-    migrated to the latest schema and the camera (if any) starts reading."""
+    migrated to the latest schema, the evidence key is read (or made) in the data folder
+    and the camera (if any) starts reading.
+
+    Listening beyond localhost (`settings.host`), every request but the machine's own
+    needs the table code: `settings.table_code`, else a new random one
+    (`app.state.table_code`)."""
     settings = settings if settings is not None else Settings()
     scanner = scanner if scanner is not None else default_scanner()
+    table_code = None
+    if not is_local_bind(settings.host):
+        table_code = settings.table_code or new_table_code()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.database = open_database(settings.resolved_database_url)
+        app.state.evidence_key = EvidenceKey.load_or_create(settings.data_dir)
         camera = None
         if settings.camera is not None:
             camera = CameraFeed(
@@ -67,11 +82,17 @@ def create_app(settings: Settings | None = None, scanner: CardScanner | None = N
     app.state.settings = settings
     app.state.scanner = scanner
     app.state.camera = None
+    app.state.table_code = table_code
 
     install_error_handlers(app)
-    # Added last, runs first: security headers on every answer, the 413 included.
+    # Added last, runs first: security headers on every answer (the 400, 403, 413 and
+    # 401 included), then the Host and Origin checks, the body limit, the table code.
+    app.add_middleware(TableCodeMiddleware, code=table_code)
     app.add_middleware(
         BodyLimitMiddleware, max_bytes=lambda: settings.max_upload_bytes + MULTIPART_OVERHEAD
+    )
+    app.add_middleware(
+        NetworkGuardMiddleware, hosts=served_hosts(settings.host, settings.allowed_hosts)
     )
     docs = frozenset(
         p for p in (app.docs_url, app.redoc_url, app.swagger_ui_oauth2_redirect_url) if p
@@ -87,6 +108,7 @@ def create_app(settings: Settings | None = None, scanner: CardScanner | None = N
         routes_disputes,
         routes_sheets,
         routes_live,
+        routes_table,
     ):
         app.include_router(module.router)
 

@@ -1,15 +1,20 @@
 """`/api/games/{id}/rounds/{n}/scans` and `/api/scans/{id}`: a photo (or live frame) of
-a player's cards at round end, read by the scanner and kept as evidence."""
+a player's cards at round end, read by the scanner and kept as evidence.
+
+The evidence is read back only with the scan's token (`?token=`, in the `image_url` and
+`annotated_url` a scan answers with; server/evidence.py): a wrong or missing token is a
+404, as an unknown scan is."""
 
 from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, File, Form, Path, Response, UploadFile, status
+from fastapi import APIRouter, File, Form, Path, Query, Response, UploadFile, status
 
 from shanghai.vision.snapshot import PhotoKind
 
 from .deps import ScannerDep, SessionDep, SettingsDep, StateDep, load_state
+from .evidence import EvidenceKey, EvidenceKeyDep
 from .models import SQL_INT_MAX, Game, Scan
 from .routes_rounds import ERRORS, RoundNumber, _player
 from .rules import ApiError
@@ -35,6 +40,7 @@ def create_scan(
     session: SessionDep,
     settings: SettingsDep,
     scanner: ScannerDep,
+    evidence: EvidenceKeyDep,
     source: Annotated[Literal["upload", "live"], Form()] = "upload",
     photo: Annotated[
         Literal["hand", "table"],
@@ -80,26 +86,46 @@ def create_scan(
     )
     session.add(scan)
     session.commit()
-    return scan_public(scan, state.game, state.rules)
+    return _with_tokens(scan_public(scan, state.game, state.rules), evidence)
 
 
-def _scan(session: SessionDep, scan_id: int) -> Scan:
-    scan = session.get(Scan, scan_id)
+def _with_tokens(public: ScanPublic, evidence: EvidenceKey) -> ScanPublic:
+    """The scan with evidence URLs that carry its token."""
+    return public.model_copy(
+        update={
+            "image_url": evidence.url(public.id, "image"),
+            "annotated_url": evidence.url(public.id, "annotated.jpg"),
+        }
+    )
+
+
+ScanId = Annotated[int, Path(ge=1, le=SQL_INT_MAX)]
+EvidenceToken = Annotated[
+    str | None,
+    Query(description="the scan's token, as in its image_url"),
+]
+
+
+def _scan(session: SessionDep, evidence: EvidenceKey, scan_id: int, token: str | None) -> Scan:
+    """The scan, when `token` is its token (the same 404 otherwise: ids cannot be
+    probed)."""
+    scan = session.get(Scan, scan_id) if evidence.verify(scan_id, token) else None
     if scan is None:
         raise ApiError(404, f"scan {scan_id} not found")
     return scan
 
 
-ScanId = Annotated[int, Path(ge=1, le=SQL_INT_MAX)]
-
-
 @router.get("/api/scans/{scan_id}", response_model=ScanPublic, responses=ERRORS)
-def read_scan(scan_id: ScanId, session: SessionDep) -> ScanPublic:
-    scan = _scan(session, scan_id)
+def read_scan(
+    scan_id: ScanId, session: SessionDep, evidence: EvidenceKeyDep, token: EvidenceToken = None
+) -> ScanPublic:
+    """A scan read back: what was read, proposed and warned (with the token of its
+    `image_url`)."""
+    scan = _scan(session, evidence, scan_id, token)
     game = session.get(Game, scan.game_id)
     assert game is not None
     state = load_state(session, game)
-    return scan_public(scan, game, state.rules)
+    return _with_tokens(scan_public(scan, game, state.rules), evidence)
 
 
 @router.get(
@@ -107,9 +133,11 @@ def read_scan(scan_id: ScanId, session: SessionDep) -> ScanPublic:
     response_class=Response,
     responses={200: {"content": {"image/jpeg": {}}}, **error_responses(404)},
 )
-def read_scan_image(scan_id: ScanId, session: SessionDep) -> Response:
+def read_scan_image(
+    scan_id: ScanId, session: SessionDep, evidence: EvidenceKeyDep, token: EvidenceToken = None
+) -> Response:
     """The photo as it was uploaded (evidence)."""
-    scan = _scan(session, scan_id)
+    scan = _scan(session, evidence, scan_id, token)
     return Response(scan.image, media_type=scan.image_type)
 
 
@@ -118,7 +146,9 @@ def read_scan_image(scan_id: ScanId, session: SessionDep) -> Response:
     response_class=Response,
     responses={200: {"content": {"image/jpeg": {}}}, **error_responses(404)},
 )
-def read_scan_annotated(scan_id: ScanId, session: SessionDep) -> Response:
+def read_scan_annotated(
+    scan_id: ScanId, session: SessionDep, evidence: EvidenceKeyDep, token: EvidenceToken = None
+) -> Response:
     """The photo with each card read boxed and named."""
-    scan = _scan(session, scan_id)
+    scan = _scan(session, evidence, scan_id, token)
     return Response(scan.annotated_jpeg, media_type="image/jpeg")

@@ -13,8 +13,10 @@ from typing import Annotated
 
 from fastapi import Depends
 from fastapi.requests import HTTPConnection
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from .table_code import normalize_code
 
 __all__ = ["Settings", "SettingsDep", "default_data_dir", "get_settings"]
 
@@ -51,6 +53,32 @@ class Settings(BaseSettings):
         ge=0,
         description="seconds the cards in view must stay the same to count as stable",
     )
+    host: str = Field(
+        default="127.0.0.1",
+        description="the address the server listens on; beyond localhost a table code is needed",
+    )
+    port: int = Field(default=8000, gt=0, lt=65536, description="the port, for the join URL")
+    table_code: str | None = Field(
+        default=None,
+        description="the code phones need when the server listens beyond localhost "
+        "(default: a new random one at every start)",
+    )
+    allowed_hosts: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="extra names the server is reached by (Host header), comma-separated",
+    )
+
+    @field_validator("table_code")
+    @classmethod
+    def _valid_code(cls, value: str | None) -> str | None:
+        return None if value is None or not value.strip() else normalize_code(value)
+
+    @field_validator("allowed_hosts", mode="before")
+    @classmethod
+    def _split_hosts(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [name.strip() for name in value.split(",") if name.strip()]
+        return value
 
     @property
     def resolved_database_url(self) -> str:

@@ -31,6 +31,10 @@ async function api(method, path, body) {
   }
   const response = await fetch(path, options);
   if (response.status === 204) return null;
+  // The table code is missing or has changed: the page itself then asks for it.
+  if (response.status === 401 && response.headers.get("WWW-Authenticate") === "X-Table-Code") {
+    location.reload();
+  }
   const data = await response.json().catch(() => ({ detail: response.statusText }));
   if (!response.ok) {
     const detail = Array.isArray(data.detail)
@@ -158,7 +162,8 @@ window.addEventListener("DOMContentLoaded", route);
 // ---- home: new game, games -------------------------------------------------------------
 
 async function showHome() {
-  const [variants, games] = await Promise.all([api("GET", "/api/variants"), api("GET", "/api/games")]);
+  const [variants, games, table] = await Promise.all(
+    [api("GET", "/api/variants"), api("GET", "/api/games"), api("GET", "/api/table")]);
   const select = el("select", { id: "variant" },
     variants.map((v) => el("option", { value: v.name, text: `${v.title} (${v.min_players}-${v.max_players} players)` })));
   const houseFile = el("input", { type: "file", id: "house-file", accept: ".toml,text/plain" });
@@ -204,7 +209,19 @@ async function showHome() {
     : el("p", { class: "muted", text: "No games yet." });
   app.replaceChildren(
     el("section", { class: "panel" }, el("h1", { text: "New game" }), form),
-    el("section", { class: "panel" }, el("h2", { text: "Games" }), list));
+    el("section", { class: "panel" }, el("h2", { text: "Games" }), list),
+    joinPanel(table));
+}
+
+// The host's screen (only the server's own machine is told the code): how a phone joins.
+function joinPanel(table) {
+  if (!table.join_url) return null;
+  return el("section", { class: "panel", id: "join" },
+    el("h2", { text: "Join from a phone" }),
+    el("img", { class: "qr", id: "join-qr", src: table.qr_url, width: "220", height: "220",
+      alt: `QR code of ${table.join_url}` }),
+    el("p", {}, "On the same Wi-Fi, scan the code or open ", el("code", { text: table.join_url })),
+    el("p", { class: "muted" }, "Table code: ", el("strong", { id: "join-code", text: table.code })));
 }
 
 // ---- the table: live view, round end, buys, dispute check ---------------------------------
