@@ -12,22 +12,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from shanghai.engine.cards import parse_cards
-from shanghai.engine.contracts import LayDownReport, check_lay_down, find_lay_down
 from shanghai.engine.errors import VariantError
+from shanghai.engine.lay_downs import judge_lay_down, parse_hand, parse_lay_down
 from shanghai.engine.scoring import score_hand
 from shanghai.engine.variant_files import find_variant, list_variants
 from shanghai.engine.variants import Variant
 
 from .errors import UsageError
-from .rules_options import (
-    cards_in_play,
-    print_report,
-    report_json,
-    resolve_rules,
-    round_number,
-    variant_dirs,
-)
+from .rules_options import print_report, report_json, resolve_rules, variant_dirs
 from .rules_table import rules_table
 
 EXIT_OK = 0
@@ -124,37 +116,17 @@ def _photos(args: argparse.Namespace) -> list[str] | None:
 
 def cmd_check(args: argparse.Namespace) -> int:
     rules = resolve_rules(args.variant, args.players)
-    number = round_number(rules, args.round)
+    rules.variant.verify_round(args.round)
     photos = _photos(args)
     if photos is not None:
         from .vision_commands import check_photos
 
-        return check_photos(photos, rules, number, args)
-    text = " ".join(args.cards)
-    if not text.strip():
-        raise UsageError("no cards given")
-    groups_text = [g for g in text.split("|")]
-    if any(not g.strip() for g in groups_text):
-        raise UsageError("empty meld between '|' separators")
-    groups = [parse_cards(g) for g in groups_text]
-    for group in groups:
-        cards_in_play(group, rules)
-    grouped = len(groups) > 1 or rules.round(number).contract is None
-    if not grouped:
-        found = find_lay_down(groups[0], rules, number)
-        if found is not None:
-            groups = [list(m.cards) for m in found]
-            grouped = False
-    report = check_lay_down(groups, rules, number)
-    if not report.valid and len(groups) == 1 and report.contract and len(report.contract.melds) > 1:
-        report = LayDownReport(
-            number,
-            report.contract,
-            report.melds,
-            (f"these cards cannot be grouped into {report.contract}",),
-        )
+        return check_photos(photos, rules, args.round, args)
+    groups = parse_lay_down(" ".join(args.cards), rules)
+    report, grouped = judge_lay_down(groups, rules, args.round)
     if args.json:
-        print(json.dumps(report_json(report, rules, grouped or len(groups) > 1)))
+        # "grouped" here: the melds are grouped, by the player or by the search
+        print(json.dumps(report_json(report, rules, grouped or len(report.melds) > 1)))
     else:
         print_report(report, rules)
     return EXIT_OK if report.valid else EXIT_INVALID
@@ -167,8 +139,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         from .vision_commands import score_photos
 
         return score_photos(photos, rules, args)
-    cards = parse_cards(" ".join(args.cards))
-    cards_in_play(cards, rules)
+    cards = parse_hand(" ".join(args.cards), rules)
     hand = score_hand(cards, rules)
     if args.json:
         print(

@@ -1,5 +1,6 @@
-"""What the rules commands share: finding a variant, checking a round number and the
-cards in play, and the JSON of a lay-down report (`check` on text and on photos)."""
+"""What the rules commands share: finding a variant, and the JSON and text of a
+lay-down report (`check` on text and on photos). Round numbers and cards in play are
+checked by the engine (`Variant.verify_round`, `shanghai.engine.lay_downs`)."""
 
 from __future__ import annotations
 
@@ -7,21 +8,16 @@ import os
 from pathlib import Path
 from typing import Any
 
-from shanghai.engine.cards import Card
 from shanghai.engine.contracts import LayDownReport
 from shanghai.engine.melds import Meld
 from shanghai.engine.variant_files import find_variant
 from shanghai.engine.variants import Rules
 
-from .errors import UsageError
-
 __all__ = [
-    "cards_in_play",
     "meld_json",
     "print_report",
     "report_json",
     "resolve_rules",
-    "round_number",
     "variant_dirs",
 ]
 
@@ -38,25 +34,6 @@ def variant_dirs() -> list[Path]:
 
 def resolve_rules(variant_name: str, players: int | None) -> Rules:
     return find_variant(variant_name, variant_dirs()).rules(players)
-
-
-def round_number(rules: Rules, number: int) -> int:
-    variant = rules.variant
-    if number < 1 or (not variant.repeat_rounds and number > len(variant.rounds)):
-        raise UsageError(
-            f"round {number} is out of range: {variant.name} has rounds 1-{len(variant.rounds)}"
-        )
-    return number
-
-
-def cards_in_play(cards: list[Card], rules: Rules) -> None:
-    foreign = [str(c) for c in cards if not rules.accepts(c)]
-    if foreign:
-        deck = rules.variant.family.value
-        raise UsageError(
-            f"{', '.join(foreign)} not in play in {rules.variant.name} ({deck} decks"
-            f"{', as set up for ' + str(rules.players) + ' players' if rules.setup.remove else ''})"
-        )
 
 
 def meld_json(meld: Meld | None, rules: Rules) -> dict[str, Any] | None:

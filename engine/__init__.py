@@ -7,6 +7,7 @@ Standard library only; every rule that differs between variants is data
 from .cards import CARD_CLASSES, JOKER, ROOK_BIRD, Card, DeckFamily, Suit, format_cards, parse_cards
 from .contracts import LayDownReport, check_lay_down, find_lay_down, verify_lay_down
 from .errors import CardParseError, IllegalMeldError, IllegalPlayError, ShanghaiError, VariantError
+from .lay_downs import judge_lay_down, parse_hand, parse_lay_down
 from .layoffs import lay_off, swap_wild
 from .melds import Meld, check_meld
 from .record import GameRecord, RoundRecord
@@ -41,10 +42,13 @@ __all__ = [
     "find_variant",
     "format_cards",
     "hand_points",
+    "judge_lay_down",
     "lay_off",
     "list_variants",
     "load_variant",
     "parse_cards",
+    "parse_hand",
+    "parse_lay_down",
     "score_hand",
     "score_round",
     "swap_wild",

@@ -15,12 +15,12 @@ from __future__ import annotations
 import enum
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from .cards import Card, DeckFamily, rook_deck, standard_deck
-from .errors import VariantError
+from .errors import IllegalPlayError, VariantError
 
 __all__ = [
     "AceRank",
@@ -417,9 +417,21 @@ class Variant:
             within("scoring.target", self.target_score, 1, MAX_TARGET)
         return out
 
+    def has_round(self, number: int) -> bool:
+        """Whether round `number` (1-based) is played: any from 1 when the schedule
+        repeats, else one of the schedule's."""
+        return number >= 1 and (self.repeat_rounds or number <= len(self.rounds))
+
+    def verify_round(self, number: int) -> None:
+        """Raise `VariantError` ("round 11 is out of range: ...") unless `has_round`."""
+        if not self.has_round(number):
+            raise VariantError(
+                f"round {number} is out of range: {self.title} has rounds 1-{len(self.rounds)}"
+            )
+
     def round(self, number: int) -> RoundRule:
         """The rule for round `number` (1-based); repeating variants cycle their schedule."""
-        if number < 1 or (not self.repeat_rounds and number > len(self.rounds)):
+        if not self.has_round(number):
             raise VariantError(
                 f"{self.name} has rounds 1-{len(self.rounds)}; there is no round {number}"
             )
@@ -507,6 +519,15 @@ class Rules:
     def accepts(self, card: Card) -> bool:
         """Whether this card can be in play at all (right deck family, not removed)."""
         return card in self.in_play
+
+    def verify_in_play(self, cards: Iterable[Card]) -> None:
+        """Raise `IllegalPlayError` naming every card this set-up cannot hold."""
+        foreign = [str(c) for c in cards if not self.accepts(c)]
+        if foreign:
+            raise IllegalPlayError(
+                f"{', '.join(foreign)} not in play in {self.variant.title} "
+                f"({self.variant.family.value} decks, {self.players} players)"
+            )
 
     def round(self, number: int) -> RoundRule:
         return self.variant.round(number)
