@@ -12,17 +12,6 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from . import (
-    routes_buys,
-    routes_disputes,
-    routes_games,
-    routes_live,
-    routes_rounds,
-    routes_scans,
-    routes_sheets,
-    routes_table,
-    routes_variants,
-)
 from .db import open_database
 from .errors import install_error_handlers
 from .evidence import EvidenceKey
@@ -30,6 +19,7 @@ from .lan import is_local_bind, served_hosts
 from .live import CameraFeed
 from .middleware import BodyLimitMiddleware, SecurityHeadersMiddleware
 from .network_guard import NetworkGuardMiddleware
+from .routes import buys, disputes, games, live, rounds, scans, sheets, table, variants
 from .scanning import CardScanner, default_scanner
 from .settings import Settings
 from .table_code import TableCodeMiddleware, new_table_code
@@ -99,17 +89,7 @@ def create_app(settings: Settings | None = None, scanner: CardScanner | None = N
     )
     app.add_middleware(SecurityHeadersMiddleware, docs_paths=docs)
 
-    for module in (
-        routes_variants,
-        routes_games,
-        routes_rounds,
-        routes_buys,
-        routes_scans,
-        routes_disputes,
-        routes_sheets,
-        routes_live,
-        routes_table,
-    ):
+    for module in (variants, games, rounds, buys, scans, disputes, sheets, live, table):
         app.include_router(module.router)
 
     @app.get("/", include_in_schema=False)

@@ -1,5 +1,6 @@
-"""Typed dependencies shared by the routers: settings, the session, the scanner, and a
-stored game loaded (404 when unknown) together with its engine state."""
+"""Typed dependencies shared by the routers: settings, the session, the scanner, a
+stored game loaded (404 when unknown) together with its engine state, and the path
+parameters several routers take."""
 
 from __future__ import annotations
 
@@ -10,13 +11,15 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from .db import SessionDep
+from .errors import ApiError
+from .game_state import GameState
 from .models import SQL_INT_MAX, Game, Hand
-from .rules import ApiError, GameState
 from .scanning import ScannerDep
 from .settings import SettingsDep
 
 __all__ = [
     "GameDep",
+    "RoundNumber",
     "ScannerDep",
     "SessionDep",
     "SettingsDep",
@@ -37,6 +40,7 @@ def get_game(session: SessionDep, game_id: Annotated[int, Path(ge=1, le=SQL_INT_
 
 
 GameDep = Annotated[Game, Depends(get_game)]
+RoundNumber = Annotated[int, Path(le=SQL_INT_MAX, description="round (deal) number, from 1")]
 
 
 def load_state(session: SessionDep, game: Game) -> GameState:

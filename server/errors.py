@@ -28,13 +28,22 @@ from sqlalchemy.exc import IntegrityError
 from shanghai.engine import ShanghaiError
 
 from .middleware import security_headers
-from .rules import ApiError
 from .schemas import ErrorPublic, UnprocessablePublic
 
-__all__ = ["ErrorResponse", "document_error_answers", "install_error_handlers"]
+__all__ = ["ApiError", "ErrorResponse", "document_error_answers", "install_error_handlers"]
 
 _QUOTED = 200
 """Most characters of a request's value quoted back in a validation error."""
+
+
+class ApiError(ValueError):
+    """An error answered as JSON `{"detail": ...}` with `status` (4xx for bad input, 503
+    when recognition cannot run)."""
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
 
 
 class ErrorResponse(JSONResponse):

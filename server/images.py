@@ -13,7 +13,7 @@ from fastapi import UploadFile
 
 from shanghai.vision.images import ACCEPTED_FORMATS, DecodedImage, ImageRefused, Refusal, decode
 
-from .rules import ApiError
+from .errors import ApiError
 
 __all__ = ["ACCEPTED_FORMATS", "DecodedImage", "decode_upload", "read_upload"]
 

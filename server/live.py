@@ -25,7 +25,7 @@ from shanghai.vision.snapshot import PhotoKind, TableSnapshot
 from .annotate import draw_cards, encode_jpeg
 from .scanning import CardScanner, ScannerUnavailableError
 from .schemas import CameraStatus, LiveUpdate
-from .views import detected_public
+from .views.scans import detected_public
 
 __all__ = ["CameraFeed", "live_update", "new_tracker", "observe"]
 

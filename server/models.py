@@ -167,6 +167,16 @@ class Scan(Base):
     scanner: Mapped[str] = mapped_column(String(200), nullable=False)
     created_at: Mapped[dt.datetime] = _now()
 
+    def proposed_cards(self, seat: int | None = None) -> list[str]:
+        """The cards this scan proposes for a hand (not melds on the table): a hand
+        photo's every card; a table photo's hand at `seat` (default: the scanned
+        player's seat)."""
+        if self.photo != "table":
+            return [str(d["card"]) for d in self.detections if d.get("hand", True)]
+        if seat is None:
+            seat = self.player.seat
+        return [str(d["card"]) for d in self.detections if d.get("hand") and d.get("seat") == seat]
+
 
 class Hand(Base):
     """A player's score for one round: the cards left, points, and how they were known."""

@@ -11,8 +11,8 @@ from shanghai.vision.scan import ScanInputError
 from shanghai.vision.snapshot import PhotoKind, TableSnapshot
 
 from .annotate import Colour, draw_cards, encode_jpeg
+from .errors import ApiError
 from .images import DecodedImage, decode_upload, read_upload
-from .rules import ApiError
 from .scanning import CardScanner, ScannerUnavailableError
 from .settings import Settings
 

@@ -11,6 +11,8 @@ from pydantic import AfterValidator, BaseModel, Field, field_validator, model_va
 from .models import GAME_NAME_LENGTH, PLAYER_NAME_LENGTH, SQL_INT_MAX
 
 __all__ = [
+    "IMAGE_ERRORS",
+    "ROUND_ERRORS",
     "BuyCreate",
     "BuyPublic",
     "CameraStatus",
@@ -99,6 +101,13 @@ def error_responses(*codes: int) -> Responses:
     """OpenAPI entries for the error answers of a route: `{"detail": "..."}`, and for 422
     also the list of validation errors (`UnprocessablePublic`)."""
     return {code: {"model": UnprocessablePublic if code == 422 else ErrorPublic} for code in codes}
+
+
+ROUND_ERRORS = error_responses(404, 409, 422)
+"""A route of a game's round: no such game or seat, not the round in play, bad input."""
+IMAGE_ERRORS = error_responses(400, 404, 409, 413, 415, 422, 503)
+"""A route that reads a photo: ROUND_ERRORS, and a photo too large, of an unknown type,
+unreadable (400), or no recognition model (503)."""
 
 
 # --- variants ---------------------------------------------------------------------------
@@ -258,6 +267,12 @@ class HandPublic(BaseModel):
     went_out: bool
     blind: bool
     scan_id: int | None
+    scan_image_url: str | None = Field(
+        description="the photo of the scan these cards confirm, with its token (evidence)"
+    )
+    scan_annotated_url: str | None = Field(
+        description="that photo with each card read boxed and named, with its token"
+    )
     corrections: list[Correction]
     entry: Literal["manual", "scan"]
 

@@ -1,6 +1,7 @@
 """The import rule of DESIGN.md, checked on the source: engine <- vision <- server;
 datasets may use engine and vision; nothing imports datasets or server at run time
-(the CLI dispatcher excepted). The engine uses the standard library only."""
+(the CLI dispatcher excepted). The engine uses the standard library only. The server's
+routers (`server/routes/*.py`) share code through shared modules, never each other."""
 
 from __future__ import annotations
 
@@ -156,3 +157,41 @@ def test_cycle_checker_finds_a_lazy_cycle(tmp_path: Path) -> None:
     (tmp_path / "cli" / "b.py").write_text("def run():\n    from . import a\n")
     (tmp_path / "cli" / "c.py").write_text("from .b import run\n")
     assert import_cycles(tmp_path, ("cli",)) == [["shanghai.cli.a", "shanghai.cli.b"]]
+
+
+def router_cross_imports(root: Path) -> list[str]:
+    """Imports of one router by another: `server/routes/x.py` importing anything of
+    `server/routes/y.py` (relative, absolute, `from . import y` alike)."""
+    routes = root / "server" / "routes"
+    routers = {path.stem for path in routes.glob("*.py")} - {"__init__"}
+    package = "shanghai.server.routes"
+    bad = []
+    for path in sorted(routes.glob("*.py")):
+        for module, names in _from_imports(root, path):
+            for candidate in [module, *(f"{module}.{n}" for n in names)]:
+                if not candidate.startswith(f"{package}."):
+                    continue
+                other = candidate.removeprefix(f"{package}.").split(".")[0]
+                if other in routers and other != path.stem:
+                    bad.append(f"{path.relative_to(root)} imports {package}.{other}")
+    return sorted(set(bad))
+
+
+def test_routers_do_not_import_each_other() -> None:
+    assert list((ROOT / "server" / "routes").glob("*.py")), "no routers in server/routes?"
+    bad = router_cross_imports(ROOT)
+    assert not bad, "\n".join(bad)
+
+
+def test_router_checker_catches_a_router_import(tmp_path: Path) -> None:
+    routes = tmp_path / "server" / "routes"
+    routes.mkdir(parents=True)
+    (routes / "__init__.py").write_text("")
+    (routes / "games.py").write_text("from ..deps import StateDep\nfrom .rounds import _player\n")
+    (routes / "rounds.py").write_text("def _player():\n    from . import buys\n")
+    (routes / "buys.py").write_text("import shanghai.server.routes.games\n")
+    assert router_cross_imports(tmp_path) == [
+        "server/routes/buys.py imports shanghai.server.routes.games",
+        "server/routes/games.py imports shanghai.server.routes.rounds",
+        "server/routes/rounds.py imports shanghai.server.routes.buys",
+    ]

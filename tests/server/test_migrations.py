@@ -13,8 +13,8 @@ from sqlalchemy.exc import IntegrityError
 
 from shanghai.server.app import create_app
 from shanghai.server.db import alembic_config, migrate
-from shanghai.server.rules import variant_snapshot
 from shanghai.server.settings import Settings
+from shanghai.server.variant_snapshots import variant_snapshot
 
 
 def _at_0002(url: str) -> Engine:

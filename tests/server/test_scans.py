@@ -46,6 +46,7 @@ def test_without_a_model_scanning_is_503_and_stores_nothing(
     ok = client.post(f"/api/games/{game}/rounds/1/hands", json={"player": 0, "cards": "7h"})
     assert ok.status_code == 201
     assert ok.json()["scan_id"] is None
+    assert ok.json()["scan_image_url"] is None and ok.json()["scan_annotated_url"] is None
 
 
 def test_bad_uploads_are_clear_4xx(
@@ -123,6 +124,10 @@ def test_scan_confirm_and_correct_stores_the_evidence(
     assert decoded.shape == (240, 320, 3)
     read_back = scan["image_url"].replace("/image?", "?")  # the scan, with its token
     assert client.get(read_back).json()["proposed"] == scan["proposed"]
+    # the hand links its photo (with the token), confirmed and read back alike
+    assert hand["scan_image_url"] == stored["scan_image_url"] == scan["image_url"]
+    assert hand["scan_annotated_url"] == stored["scan_annotated_url"] == scan["annotated_url"]
+    assert client.get(stored["scan_image_url"]).content == photo
 
 
 def test_a_scan_confirms_only_its_own_player(

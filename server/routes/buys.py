@@ -8,11 +8,10 @@ from fastapi import APIRouter, Query, Response, status
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
-from .deps import SessionDep, StateDep
-from .models import SQL_INT_MAX, Buy
-from .routes_rounds import ERRORS, RoundNumber, _player
-from .rules import ApiError
-from .schemas import BuyCreate, BuyPublic
+from ..deps import RoundNumber, SessionDep, StateDep
+from ..errors import ApiError
+from ..models import SQL_INT_MAX, Buy
+from ..schemas import ROUND_ERRORS, BuyCreate, BuyPublic
 
 router = APIRouter(prefix="/api/games/{game_id}/rounds/{number}/buys", tags=["buys"])
 
@@ -27,7 +26,12 @@ def _slots(session: SessionDep, game_id: int, number: int, player_id: int) -> li
     )
 
 
-@router.post("", response_model=BuyPublic, status_code=status.HTTP_201_CREATED, responses=ERRORS)
+@router.post(
+    "",
+    response_model=BuyPublic,
+    status_code=status.HTTP_201_CREATED,
+    responses=ROUND_ERRORS,
+)
 def create_buy(
     number: RoundNumber, body: BuyCreate, state: StateDep, session: SessionDep
 ) -> BuyPublic:
@@ -36,7 +40,7 @@ def create_buy(
     Each buy takes the lowest free slot from 1 to the limit; the database holds one buy
     per slot, so of two buys sent at once for the last slot one is refused (409)."""
     state.check_round(number)
-    player = _player(state, body.player)
+    player = state.player(body.player)
     allowed = state.variant.round(number).buys
     taken = _slots(session, state.game.id, number, player.id)
     free = [slot for slot in range(1, allowed + 1) if slot not in taken]
@@ -68,7 +72,7 @@ def create_buy(
     )
 
 
-@router.delete("", status_code=status.HTTP_204_NO_CONTENT, responses=ERRORS)
+@router.delete("", status_code=status.HTTP_204_NO_CONTENT, responses=ROUND_ERRORS)
 def delete_buy(
     number: RoundNumber,
     player: Annotated[
@@ -82,7 +86,7 @@ def delete_buy(
     204 only when this request removed the buy: of two sent at once for the same buy,
     the second answers 409."""
     state.check_round(number)
-    seated = _player(state, player)
+    seated = state.player(player)
     latest = session.scalar(
         select(Buy.id)
         .where(Buy.game_id == state.game.id, Buy.round_number == number)

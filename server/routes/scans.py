@@ -13,17 +13,15 @@ from fastapi import APIRouter, File, Form, Path, Query, Response, UploadFile, st
 
 from shanghai.vision.snapshot import PhotoKind
 
-from .deps import ScannerDep, SessionDep, SettingsDep, StateDep, load_state
-from .evidence import EvidenceKey, EvidenceKeyDep
-from .models import SQL_INT_MAX, Game, Scan
-from .routes_rounds import ERRORS, RoundNumber, _player
-from .rules import ApiError
-from .scan_service import overlay, read_and_scan
-from .schemas import ScanPublic, error_responses
-from .views import scan_public
+from ..deps import RoundNumber, ScannerDep, SessionDep, SettingsDep, StateDep, load_state
+from ..errors import ApiError
+from ..evidence import EvidenceKey, EvidenceKeyDep
+from ..models import SQL_INT_MAX, Game, Scan
+from ..scan_service import overlay, read_and_scan
+from ..schemas import IMAGE_ERRORS, ROUND_ERRORS, ScanPublic, error_responses
+from ..views.scans import scan_public
 
 router = APIRouter(tags=["scans"])
-IMAGE_ERRORS = error_responses(400, 404, 409, 413, 415, 422, 503)
 
 
 @router.post(
@@ -53,7 +51,7 @@ def create_scan(
     the person picks whose (`scan_seat` when confirming). The player confirms or
     corrects the cards by scoring the hand with this `scan_id`."""
     state.check_round(number)
-    seated = _player(state, player)
+    seated = state.player(player)
     kind = PhotoKind.TABLE if photo == "table" else PhotoKind.HAND
     seats = len(state.game.players) if kind is PhotoKind.TABLE else 1
     read = read_and_scan(image, settings, scanner, rules=state.rules, kind=kind, seats=seats)
@@ -86,17 +84,7 @@ def create_scan(
     )
     session.add(scan)
     session.commit()
-    return _with_tokens(scan_public(scan, state.game, state.rules), evidence)
-
-
-def _with_tokens(public: ScanPublic, evidence: EvidenceKey) -> ScanPublic:
-    """The scan with evidence URLs that carry its token."""
-    return public.model_copy(
-        update={
-            "image_url": evidence.url(public.id, "image"),
-            "annotated_url": evidence.url(public.id, "annotated.jpg"),
-        }
-    )
+    return scan_public(scan, state.game, state.rules, evidence)
 
 
 ScanId = Annotated[int, Path(ge=1, le=SQL_INT_MAX)]
@@ -115,7 +103,7 @@ def _scan(session: SessionDep, evidence: EvidenceKey, scan_id: int, token: str |
     return scan
 
 
-@router.get("/api/scans/{scan_id}", response_model=ScanPublic, responses=ERRORS)
+@router.get("/api/scans/{scan_id}", response_model=ScanPublic, responses=ROUND_ERRORS)
 def read_scan(
     scan_id: ScanId, session: SessionDep, evidence: EvidenceKeyDep, token: EvidenceToken = None
 ) -> ScanPublic:
@@ -125,7 +113,7 @@ def read_scan(
     game = session.get(Game, scan.game_id)
     assert game is not None
     state = load_state(session, game)
-    return _with_tokens(scan_public(scan, game, state.rules), evidence)
+    return scan_public(scan, game, state.rules, evidence)
 
 
 @router.get(

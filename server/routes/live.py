@@ -15,12 +15,12 @@ from fastapi.requests import HTTPConnection
 from shanghai.vision.scan import ScanInputError
 from shanghai.vision.snapshot import PhotoKind, TableSnapshot
 
-from .deps import ScannerDep, SettingsDep
-from .images import decode_upload
-from .live import CameraFeed, live_update, new_tracker, observe
-from .rules import ApiError
-from .scanning import ScannerUnavailableError
-from .schemas import CameraStatus, LiveUpdate, error_responses
+from ..deps import ScannerDep, SettingsDep
+from ..errors import ApiError
+from ..images import decode_upload
+from ..live import CameraFeed, live_update, new_tracker, observe
+from ..scanning import ScannerUnavailableError
+from ..schemas import CameraStatus, LiveUpdate, error_responses
 
 router = APIRouter(prefix="/api/live", tags=["live"])
 WS_TRY_AGAIN_LATER = 1013

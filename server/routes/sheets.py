@@ -8,10 +8,10 @@ import io
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 
-from .deps import StateDep
-from .printable import PRINT_POLICY, printable_sheet
-from .schemas import SheetPublic, error_responses
-from .views import sheet_public
+from ..deps import StateDep
+from ..printable import PRINT_POLICY, printable_sheet
+from ..schemas import SheetPublic, error_responses
+from ..views.sheets import sheet_public
 
 router = APIRouter(tags=["sheets"])
 NOT_FOUND = error_responses(404)

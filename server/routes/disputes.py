@@ -7,50 +7,33 @@ from typing import Annotated
 
 from fastapi import APIRouter, File, UploadFile
 
-from shanghai.engine import Card, LayDownReport, Rules, check_lay_down, find_lay_down
+from shanghai.engine import LayDownReport, ShanghaiError, judge_lay_down
 from shanghai.vision.snapshot import PhotoKind, TableSnapshot
 
-from .annotate import GREEN, GREY, RED, Colour
-from .deps import ScannerDep, SettingsDep, StateDep
-from .routes_rounds import RoundNumber, _in_range
-from .routes_scans import IMAGE_ERRORS
-from .rules import ApiError, parse_groups
-from .scan_service import overlay, read_and_scan
-from .schemas import CheckPublic, CheckRequest
-from .views import check_public
+from ..annotate import GREEN, GREY, RED, Colour
+from ..card_input import read_lay_down
+from ..deps import RoundNumber, ScannerDep, SettingsDep, StateDep
+from ..errors import ApiError
+from ..scan_service import overlay, read_and_scan
+from ..schemas import IMAGE_ERRORS, CheckPublic, CheckRequest
+from ..views.checks import check_public
 
 router = APIRouter(prefix="/api/games/{game_id}/rounds/{number}", tags=["disputes"])
 MAX_SEARCH_CARDS = 24
 """Ungrouped cards beyond this must be grouped with '|' (the grouping search is exponential)."""
 
 
-def judge(groups: list[list[Card]], rules: Rules, number: int) -> tuple[LayDownReport, bool]:
-    """The engine's verdict, as the CLI gives it: one ungrouped list is grouped first."""
-    contract = rules.round(number).contract
-    grouped = len(groups) > 1 or contract is None
-    if not grouped:
-        if len(groups[0]) > MAX_SEARCH_CARDS:
-            raise ApiError(422, f"{len(groups[0])} ungrouped cards: separate the melds with '|'")
-        found = find_lay_down(groups[0], rules, number)
-        if found is not None:
-            groups = [list(m.cards) for m in found]
-    report = check_lay_down(groups, rules, number)
-    if not report.valid and len(groups) == 1 and contract and len(contract.melds) > 1:
-        report = LayDownReport(
-            number,
-            report.contract,
-            report.melds,
-            (f"these cards cannot be grouped into {contract}",),
-        )
-    return report, grouped
-
-
 @router.post("/check", response_model=CheckPublic, responses=IMAGE_ERRORS)
 def check_text(number: RoundNumber, body: CheckRequest, state: StateDep) -> CheckPublic:
     """Each meld's verdict with reasons, for a lay-down typed as text."""
-    _in_range(state, number)
-    groups = parse_groups(body.cards, state.rules)
-    report, grouped = judge(groups, state.rules, number)
+    state.check_round_exists(number)
+    groups = read_lay_down(body.cards, state.rules)
+    try:
+        report, grouped = judge_lay_down(
+            groups, state.rules, number, most_ungrouped=MAX_SEARCH_CARDS
+        )
+    except ShanghaiError as exc:
+        raise ApiError(422, str(exc)) from None
     return check_public(report, state.rules, grouped)
 
 
@@ -77,7 +60,7 @@ def check_image(
     `loose`; `text` holds the melds as lay-down text to edit and check again. The photo
     comes back annotated: every card boxed green (legal meld), red (illegal) or grey
     (not part of a meld), unsure reads and unread cards orange."""
-    _in_range(state, number)
+    state.check_round_exists(number)
     read = read_and_scan(image, settings, scanner, rules=state.rules, kind=PhotoKind.LAY_DOWN)
     photo = read.snapshot
     report = photo.lay_down(photo.seats[0], number)
@@ -85,4 +68,4 @@ def check_image(
     return check_public(report, state.rules, True, photo, annotated)
 
 
-__all__ = ["judge", "router"]
+__all__ = ["router"]

@@ -8,12 +8,12 @@ from fastapi import APIRouter, Response
 from fastapi.requests import HTTPConnection
 from pydantic import BaseModel
 
-from .deps import SettingsDep
-from .lan import is_loopback_client, join_url
-from .qr import qr_svg
-from .rules import ApiError
-from .schemas import error_responses
-from .table_code import format_code
+from ..deps import SettingsDep
+from ..errors import ApiError
+from ..lan import is_loopback_client, join_url
+from ..qr import qr_svg
+from ..schemas import error_responses
+from ..table_code import format_code
 
 router = APIRouter(prefix="/api/table", tags=["table"])
 

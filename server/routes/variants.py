@@ -7,15 +7,16 @@ from fastapi import APIRouter
 from shanghai.engine import ShanghaiError, Variant
 from shanghai.engine.variant_files import BUILTIN_VARIANTS
 
-from .deps import SettingsDep
-from .rules import ApiError, variant_snapshot
-from .schemas import (
+from ..deps import SettingsDep
+from ..errors import ApiError
+from ..schemas import (
     DealPublic,
     RoundRulePublic,
     VariantPublic,
     VariantSummary,
     error_responses,
 )
+from ..variant_snapshots import variant_snapshot
 
 router = APIRouter(prefix="/api/variants", tags=["variants"])
 

@@ -8,10 +8,11 @@ from sqlalchemy.orm import selectinload
 
 from shanghai.engine import GameRecord, ShanghaiError, score_hand
 
-from .deps import SessionDep, SettingsDep, StateDep, load_state
-from .models import VARIANT_NAME_LENGTH, VARIANT_TITLE_LENGTH, Game, Player
-from .rules import ApiError, parse_hand, variant_from_toml, variant_snapshot
-from .schemas import (
+from ..card_input import read_hand
+from ..deps import SessionDep, SettingsDep, StateDep, load_state
+from ..errors import ApiError
+from ..models import VARIANT_NAME_LENGTH, VARIANT_TITLE_LENGTH, Game, Player
+from ..schemas import (
     GameCreate,
     GamePublic,
     GameSummary,
@@ -19,7 +20,8 @@ from .schemas import (
     PointsRequest,
     error_responses,
 )
-from .views import game_public, game_summary
+from ..variant_snapshots import variant_from_toml, variant_snapshot
+from ..views.games import game_public, game_summary
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 NOT_FOUND = error_responses(404)
@@ -93,7 +95,7 @@ def read_game(state: StateDep) -> GamePublic:
 )
 def count_points(body: PointsRequest, state: StateDep) -> PointsPublic:
     """What a hand would score in this game (nothing is stored)."""
-    cards = parse_hand(body.cards, state.rules)
+    cards = read_hand(body.cards, state.rules)
     hand = score_hand(cards, state.rules)
     return PointsPublic(
         cards=[str(c) for c in cards], per_card=list(hand.per_card), points=hand.points

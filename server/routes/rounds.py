@@ -12,33 +12,17 @@ from sqlalchemy.exc import IntegrityError
 
 from shanghai.engine import Card, ShanghaiError, format_cards, score_round
 
-from .deps import SessionDep, StateDep
-from .models import SQL_INT_MAX, Buy, Hand, HandCorrection, Player, Scan
-from .rules import ApiError, GameState, card_diff, parse_hand
-from .schemas import HandCreate, HandPublic, HandUpdate, RoundPublic, error_responses
-from .views import hand_public, player_buys, proposed_cards, round_info
+from ..card_input import card_diff, read_hand
+from ..deps import RoundNumber, SessionDep, StateDep
+from ..errors import ApiError
+from ..evidence import EvidenceKeyDep
+from ..game_state import GameState
+from ..models import SQL_INT_MAX, Buy, Hand, HandCorrection, Player, Scan
+from ..schemas import ROUND_ERRORS, HandCreate, HandPublic, HandUpdate, RoundPublic
+from ..views.games import player_buys, round_info
+from ..views.hands import hand_public
 
 router = APIRouter(prefix="/api/games/{game_id}/rounds", tags=["rounds"])
-RoundNumber = Annotated[int, Path(le=SQL_INT_MAX, description="round (deal) number, from 1")]
-ERRORS = error_responses(404, 409, 422)
-
-
-def _player(state: GameState, seat: int) -> Player:
-    for player in state.game.players:
-        if player.seat == seat:
-            return player
-    raise ApiError(
-        404, f"no player in seat {seat}: this game has seats 0-{len(state.game.players) - 1}"
-    )
-
-
-def _in_range(state: GameState, number: int) -> None:
-    variant = state.variant
-    if number < 1 or (not variant.repeat_rounds and number > len(variant.rounds)):
-        raise ApiError(
-            422,
-            f"round {number} is out of range: {variant.title} has rounds 1-{len(variant.rounds)}",
-        )
 
 
 def buys_used(session: SessionDep, game_id: int, number: int) -> dict[int, int]:
@@ -50,9 +34,11 @@ def buys_used(session: SessionDep, game_id: int, number: int) -> dict[int, int]:
     return {player_id: count for player_id, count in rows}
 
 
-@router.get("/{number}", response_model=RoundPublic, responses=ERRORS)
-def read_round(number: RoundNumber, state: StateDep, session: SessionDep) -> RoundPublic:
-    _in_range(state, number)
+@router.get("/{number}", response_model=RoundPublic, responses=ROUND_ERRORS)
+def read_round(
+    number: RoundNumber, state: StateDep, session: SessionDep, evidence: EvidenceKeyDep
+) -> RoundPublic:
+    state.check_round_exists(number)
     info = round_info(state, number)
     hands = state.hands_in(number)
     return RoundPublic(
@@ -62,7 +48,7 @@ def read_round(number: RoundNumber, state: StateDep, session: SessionDep) -> Rou
         buys_allowed=info.buys_allowed,
         current=state.current_round == number,
         complete=number <= len(state.record.rounds),
-        hands=[hand_public(hands[s], state.game, state.rules) for s in sorted(hands)],
+        hands=[hand_public(hands[s], state.game, state.rules, evidence) for s in sorted(hands)],
         buys=player_buys(state, number, buys_used(session, state.game.id, number)),
     )
 
@@ -119,20 +105,24 @@ def _saw_cards(scan: Scan) -> bool:
     "/{number}/hands",
     response_model=HandPublic,
     status_code=status.HTTP_201_CREATED,
-    responses=ERRORS,
+    responses=ROUND_ERRORS,
 )
 def create_hand(
-    number: RoundNumber, body: HandCreate, state: StateDep, session: SessionDep
+    number: RoundNumber,
+    body: HandCreate,
+    state: StateDep,
+    session: SessionDep,
+    evidence: EvidenceKeyDep,
 ) -> HandPublic:
     """Score one player's hand in the round being played: the cards left (empty: went
     out), confirming a scan (`scan_id`) whose misread cards are stored as corrections."""
     state.check_round(number)
-    player = _player(state, body.player)
+    player = state.player(body.player)
     if body.player in state.hands_in(number):
         raise ApiError(
             409, f"{player.name}'s hand in round {number} is already scored; correct it instead"
         )
-    cards = parse_hand(body.cards, state.rules)
+    cards = read_hand(body.cards, state.rules)
     corrections: list[dict[str, str]] = []
     if body.scan_id is not None:
         scan = _scan_for(session, state, body.scan_id, number, player)
@@ -143,7 +133,7 @@ def create_hand(
                 f"{player.name} went out, confirm it (confirm_out)",
             )
         seat = body.player if body.scan_seat is None else body.scan_seat
-        proposed = proposed_cards(scan, seat)
+        proposed = scan.proposed_cards(seat)
         corrections = card_diff(proposed, [str(c) for c in cards])
     points, bonus, went_out = _score(state, number, body.player, cards, body)
     hand = Hand(
@@ -160,27 +150,28 @@ def create_hand(
     )
     session.add(hand)
     _commit_hand(session, number, player, went_out)
-    return hand_public(hand, state.game, state.rules)
+    return hand_public(hand, state.game, state.rules, evidence)
 
 
-@router.put("/{number}/hands/{seat}", response_model=HandPublic, responses=ERRORS)
+@router.put("/{number}/hands/{seat}", response_model=HandPublic, responses=ROUND_ERRORS)
 def update_hand(
     number: RoundNumber,
     seat: Annotated[int, Path(ge=0, le=SQL_INT_MAX)],
     body: HandUpdate,
     state: StateDep,
     session: SessionDep,
+    evidence: EvidenceKeyDep,
 ) -> HandPublic:
     """Correct a hand already scored; each changed card is added to its corrections.
 
     Corrections of one hand sent at once are taken one after the other, each from the
     cards the one before it left, so the history keeps them all."""
-    _in_range(state, number)
-    player = _player(state, seat)
+    state.check_round_exists(number)
+    player = state.player(seat)
     hand = state.hands_in(number).get(seat)
     if hand is None:
         raise ApiError(404, f"{player.name}'s hand in round {number} is not scored yet")
-    cards = parse_hand(body.cards, state.rules)
+    cards = read_hand(body.cards, state.rules)
     points, bonus, went_out = _score(state, number, seat, cards, body)
     # The first write of the transaction: it waits for any other correction of this
     # hand to commit (PostgreSQL's row lock, SQLite's write lock); the cards are then
@@ -188,14 +179,14 @@ def update_hand(
     now = dt.datetime.now(dt.UTC)
     session.execute(update(Hand).where(Hand.id == hand.id).values(updated_at=now))
     session.refresh(hand)
-    previous = [str(c) for c in parse_hand(hand.cards, state.rules)]
+    previous = [str(c) for c in read_hand(hand.cards, state.rules)]
     hand.corrections.extend(
         HandCorrection(**c) for c in card_diff(previous, [str(c) for c in cards])
     )
     hand.cards = format_cards(cards)
     hand.hand_points, hand.bonus, hand.went_out, hand.blind = points, bonus, went_out, body.blind
     _commit_hand(session, number, player, went_out)
-    return hand_public(hand, state.game, state.rules)
+    return hand_public(hand, state.game, state.rules, evidence)
 
 
 def _commit_hand(session: SessionDep, number: int, player: Player, went_out: bool) -> None:
