@@ -1,0 +1,86 @@
+"""The scan's `corner` and `joker` warnings: an index located but not read is evidence
+of a card only when it is not a read card's own corner (`vision/scan.py`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from mini_table import MiniTable, TableReader
+
+from shanghai.engine.variant_files import find_variant
+from shanghai.engine.variants import Rules
+from shanghai.vision.pipeline import FrameReads
+from shanghai.vision.scan import PhotoKind, PhotoScanner
+
+RULES = find_variant("shanghai").rules(4)
+FRAME = np.random.default_rng(3).integers(0, 255, (900, 1200, 3), dtype=np.uint8)
+"""A photo with texture (a one-colour image is refused before any read)."""
+
+
+class WithUnread(TableReader):
+    """The table read perfectly, plus indices located but not read (boxes and the
+    reader's best guess for each), as the models report a corner too small or covered
+    to read."""
+
+    def __init__(self, table: MiniTable, unread: Sequence[tuple[tuple[float, ...], str]]) -> None:
+        super().__init__(table)
+        self.unread = unread
+
+    def read_frame(self, frame: np.ndarray, rules: Rules | None = None) -> FrameReads:  # type: ignore[type-arg]
+        found = super().read_frame(frame, rules)
+        boxes = np.asarray([box for box, _ in self.unread], np.float32).reshape(-1, 4)
+        return FrameReads(found.readings, found.card_xyxy, boxes, tuple(g for _, g in self.unread))
+
+
+def scan(table: MiniTable, unread: Sequence[tuple[tuple[float, ...], str]]) -> list[str]:
+    snapshot = PhotoScanner(WithUnread(table, unread)).scan(FRAME, rules=RULES, kind=PhotoKind.HAND)
+    return [w.code for w in snapshot.warnings]
+
+
+def hand() -> tuple[MiniTable, tuple[float, float, float, float]]:
+    """A hand of three cards in a row, and the box of the last card (on top)."""
+    table = MiniTable()
+    table.row(["4h", "9c", "Kd"], 600, 450, step=20)
+    readings, card_xyxy = table.measure()
+    x1, y1, x2, y2 = (float(v) for v in card_xyxy.max(axis=0))
+    return table, (x1, y1, x2, y2)
+
+
+def test_a_sliver_of_a_hidden_card_is_warned() -> None:
+    """An unread index on the pile that the reader guesses as no card read there."""
+    table, (x1, y1, x2, y2) = hand()
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    assert scan(table, [((cx - 6, cy - 14, cx + 6, cy + 14), "7s")]) == ["corner"]
+
+
+def test_an_unread_corner_on_no_card_is_warned() -> None:
+    table, _ = hand()
+    assert scan(table, [((100, 100, 112, 128), "5d")]) == ["corner"]
+
+
+def test_a_cards_own_unreadable_far_corner_is_not() -> None:
+    """The far corner of a read card, guessed as that card: its own index, no warning."""
+    table, _ = hand()
+    readings, card_xyxy = table.measure()
+    king = readings.names.index("Kd")
+    kx1, ky1, kx2, ky2 = (float(v) for v in card_xyxy[np.argmax(card_xyxy[:, 2])])
+    far = (kx2 - 16, ky2 - 32, kx2 - 4, ky2 - 4)
+    assert readings.names[king] == "Kd"
+    assert scan(table, [(far, "Kd")]) == []
+
+
+def test_a_second_box_around_a_read_index_is_not() -> None:
+    """The locator's second, larger box around an index already read."""
+    table, _ = hand()
+    readings, _ = table.measure()
+    x1, y1, x2, y2 = (float(v) for v in readings.xyxy[0])
+    assert scan(table, [((x1 - 2, y1 - 2, x2 + 3, y2 + 3), "6h")]) == []
+
+
+def test_a_likely_joker_is_said_once() -> None:
+    """An unread index guessed as the joker on no card read, with nothing read at all:
+    the joker warning, not a second one about a corner."""
+    table = MiniTable()
+    codes = scan(table, [((300, 300, 312, 328), "JK")])
+    assert "joker" in codes and "corner" not in codes
