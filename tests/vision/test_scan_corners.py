@@ -42,7 +42,7 @@ def hand() -> tuple[MiniTable, tuple[float, float, float, float]]:
     """A hand of three cards in a row, and the box of the last card (on top)."""
     table = MiniTable()
     table.row(["4h", "9c", "Kd"], 600, 450, step=20)
-    readings, card_xyxy = table.measure()
+    _, card_xyxy = table.measure()
     x1, y1, x2, y2 = (float(v) for v in card_xyxy.max(axis=0))
     return table, (x1, y1, x2, y2)
 
@@ -64,7 +64,7 @@ def test_a_cards_own_unreadable_far_corner_is_not() -> None:
     table, _ = hand()
     readings, card_xyxy = table.measure()
     king = readings.names.index("Kd")
-    kx1, ky1, kx2, ky2 = (float(v) for v in card_xyxy[np.argmax(card_xyxy[:, 2])])
+    kx2, ky2 = (float(v) for v in card_xyxy[np.argmax(card_xyxy[:, 2])][2:])
     far = (kx2 - 16, ky2 - 32, kx2 - 4, ky2 - 4)
     assert readings.names[king] == "Kd"
     assert scan(table, [(far, "Kd")]) == []
