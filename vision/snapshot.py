@@ -137,8 +137,9 @@ class TableSnapshot:
     card read (also those outside every zone); `seats` only the cards placed at a seat;
     `loose` the cards of a lay-down photo that are part of no meld; `unread` the boxes
     of cards seen but not read (card outlines without a read, and corners of cards
-    hidden under others: the `corner` warning). `rules` (when a variant is known) enables the verdicts.
-    A snapshot with any `warnings` must be shown to a person before it counts."""
+    hidden under others: the `corner` warning). `rules` (when a variant is known)
+    enables the verdicts. A snapshot with any `warnings` must be shown to a person
+    before it counts."""
 
     width: int
     height: int
