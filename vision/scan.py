@@ -132,12 +132,16 @@ class PhotoScanner:
         snapshot = _place(snapshot, kind)
         return self._judged(snapshot, reads, quality)
 
+    def is_sure(self, card: SeenCard, reads: FrameReads) -> bool:
+        """Whether a read is proposed without asking: its confidence (locating x
+        reading) reaches the models' sure level."""
+        return card.confidence >= self.sure_level
+
     def _judged(
         self, snapshot: TableSnapshot, reads: FrameReads, quality: ImageQuality
     ) -> TableSnapshot:
         """Mark unsure reads and add the scan's own warnings to the reconstruction's."""
-        level = self.sure_level
-        cards = tuple(replace(c, sure=c.confidence >= level) for c in snapshot.cards)
+        cards = tuple(replace(c, sure=self.is_sure(c, reads)) for c in snapshot.cards)
         warnings = [w for w in snapshot.warnings if w.code != "outside" or len(snapshot.seats) > 1]
         unsure = [i for i, c in enumerate(cards) if not c.sure]
         if unsure:
