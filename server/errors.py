@@ -10,7 +10,8 @@ itself, and after a server error the connection is closed cleanly.
 
 The OpenAPI document says so (`document_error_answers`): every route that takes input
 documents its 422 as `UnprocessablePublic` (a sentence or the validation list), every
-route with a JSON body its 413 and 415.
+route with a body its 400 (a body that cannot be parsed), every route with a JSON body
+its 413 and 415; every error answer is documented as JSON, a page's too.
 """
 
 from __future__ import annotations
@@ -89,7 +90,9 @@ def _answer(description: str, schema: dict[str, str]) -> dict[str, Any]:
 def document_error_answers(app: FastAPI) -> None:
     """Make the app's OpenAPI document give the error bodies the handlers above answer
     with: FastAPI documents a route's 422 as its validation list only (or as whatever
-    the route declared), and knows nothing of the 413 and 415 every JSON body can get."""
+    the route declared), knows nothing of the 400 (a body it cannot parse: not UTF-8, a
+    broken form) every body can get nor of the 413 and 415 of every JSON body, and
+    documents the errors of a page or file route in that route's media type (HTML)."""
     generate = app.openapi
 
     def openapi() -> dict[str, Any]:
@@ -105,9 +108,14 @@ def document_error_answers(app: FastAPI) -> None:
                 body = operation.get("requestBody", {}).get("content", {})
                 if operation.get("parameters") or body:
                     answers["422"] = _answer("Unprocessable Entity", unprocessable)
+                if body:
+                    answers.setdefault("400", _answer("Bad Request", error))
                 if "application/json" in body:
                     answers.setdefault("413", _answer("Content Too Large", error))
                     answers.setdefault("415", _answer("Unsupported Media Type", error))
+                for code, answer in answers.items():
+                    if code[0] in "45" and "application/json" not in answer.get("content", {}):
+                        answer["content"] = {"application/json": {"schema": error}}
         for unused in ("HTTPValidationError", "ValidationError"):
             components.pop(unused, None)
         app.openapi_schema = document

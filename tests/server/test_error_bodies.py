@@ -107,3 +107,49 @@ def test_every_route_documents_the_errors_any_request_can_get(sqlite_client: Tes
                 wrong.append((method, path, sorted(missing), unprocessable))
     assert wrong == []
     assert "HTTPValidationError" not in str(document)
+
+
+def test_a_body_that_is_not_utf8_is_a_documented_400(sqlite_client: TestClient) -> None:
+    """Found by the fuzzer: JSON bytes that are not UTF-8 are FastAPI's 400, which no
+    route documented."""
+    client = sqlite_client
+    game = client.post("/api/games", json={"variant": "shanghai", "players": ["A", "B", "C"]})
+    game_id = game.json()["id"]
+    body = b'{"player": 0, "cards": "7h \xff\xfe"}'
+    for method, path, route in [
+        ("post", "/api/games", "/api/games"),
+        ("post", f"/api/games/{game_id}/points", "/api/games/{game_id}/points"),
+        (
+            "put",
+            f"/api/games/{game_id}/rounds/1/hands/0",
+            "/api/games/{game_id}/rounds/{number}/hands/{seat}",
+        ),
+        (
+            "post",
+            f"/api/games/{game_id}/rounds/1/hands",
+            "/api/games/{game_id}/rounds/{number}/hands",
+        ),
+    ]:
+        response = client.request(
+            method, path, content=body, headers={"content-type": "application/json"}
+        )
+        check(client, response, method, route, 400)
+    assert client.get(f"/api/games/{game_id}/rounds/1").json()["hands"] == []
+
+
+def test_error_answers_of_pages_and_files_are_documented_as_json(
+    sqlite_client: TestClient,
+) -> None:
+    """Found by the fuzzer: the printable sheet's 404 is JSON, but was documented as
+    HTML (FastAPI gives a route's errors the route's own media type)."""
+    client = sqlite_client
+    check(client, client.get("/games/999/print"), "get", "/games/{game_id}/print", 404)
+    document = client.app.openapi()  # type: ignore[attr-defined]
+    not_json = [
+        (method, path, code, sorted(answer.get("content", {})))
+        for path, operations in document["paths"].items()
+        for method, operation in operations.items()
+        for code, answer in operation["responses"].items()
+        if code[0] in "45" and set(answer.get("content", {})) != {"application/json"}
+    ]
+    assert not_json == []
