@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP_RUN := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: install system-deps serve test test-fast test-slow lint bench clean
+.PHONY: install system-deps serve test test-fast test-slow fuzz lint bench clean
 
 # The server needs only the runtime; tests also need the `train` extra (ultralytics and
 # PyTorch, ~5.5 GB) for the training smoke run and the ONNX parity test.
@@ -46,6 +46,11 @@ test: system-deps lint
 # Thousands of simulated games per variant with invariants after every action (hours).
 test-slow: $(STAMP)
 	SHANGHAI_SLOW_GAMES=$${SHANGHAI_SLOW_GAMES:-1000} $(BIN)/python -m pytest -m slow tests/engine/test_simulator.py
+
+# The API fuzzed far beyond CI's budget, on SQLite and PostgreSQL (minutes; docs/server.md).
+fuzz: $(STAMP)
+	SHANGHAI_FUZZ_EXAMPLES=$${SHANGHAI_FUZZ_EXAMPLES:-300} SHANGHAI_FUZZ_STEPS=$${SHANGHAI_FUZZ_STEPS:-200} \
+		$(BIN)/python -m pytest tests/server/test_fuzz_api.py -q
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -m "not benchmark and not slow and not train" -x -q

@@ -68,7 +68,11 @@ Id = Annotated[int, Field(ge=1, le=SQL_INT_MAX)]
 """A row id: positive and within the database's integer column."""
 Seat = Annotated[int, Field(ge=0, le=SQL_INT_MAX, description="seat number, from 0")]
 
-CardText = Field(max_length=400, description="cards in the project's notation, e.g. '7h 10s JK'")
+CardText = Field(
+    max_length=400,
+    description="cards in the project's notation, e.g. '7h 10s JK'",
+    examples=["7h 10s JK"],
+)
 
 
 class ErrorPublic(BaseModel):
@@ -149,12 +153,20 @@ class VariantPublic(VariantSummary):
 class GameCreate(BaseModel):
     name: Text = Field(default="", max_length=GAME_NAME_LENGTH)
     variant: Text | None = Field(
-        default=None, max_length=100, description="a built-in or house-rule variant name"
+        default=None,
+        max_length=100,
+        description="a built-in or house-rule variant name",
+        examples=["shanghai"],
     )
     variant_toml: Text | None = Field(
         default=None, max_length=100_000, description="the text of a house-rule .toml file"
     )
-    players: list[Text] = Field(min_length=1, max_length=20, description="names in seat order")
+    players: list[Text] = Field(
+        min_length=1,
+        max_length=20,
+        description="names in seat order",
+        examples=[["Ann", "Bob", "Cy"]],
+    )
     target_score: int | None = Field(
         default=None, ge=1, le=100_000, description="only for variants played to a target"
     )
@@ -366,7 +378,9 @@ class ScanPublic(BaseModel):
 
 class CheckRequest(BaseModel):
     cards: Text = Field(
-        max_length=400, description="the lay-down in table order, '|' between melds"
+        max_length=400,
+        description="the lay-down in table order, '|' between melds",
+        examples=["7h 7s 7c | 4d 5d 6d 7d"],
     )
 
 
