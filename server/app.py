@@ -8,8 +8,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import fastapi_offline
 from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 from .db import open_database
@@ -27,6 +29,9 @@ from .table_code import TableCodeMiddleware, new_table_code
 __all__ = ["create_app"]
 
 STATIC = Path(__file__).resolve().parent / "static"
+DOCS_ASSETS = Path(fastapi_offline.__file__).resolve().parent / "static"
+"""Swagger UI and ReDoc as the `fastapi-offline` package ships them: the API docs open
+without the internet (FastAPI's own pages load them from a CDN)."""
 MULTIPART_OVERHEAD = 64 * 1024
 """Bytes a request may carry beyond the largest photo (the multipart framing, fields)."""
 
@@ -68,6 +73,8 @@ def create_app(settings: Settings | None = None, scanner: CardScanner | None = N
         summary="Score sheets, dispute checks and card scanning for Shanghai (contract rummy).",
         version="0.1.0",
         lifespan=lifespan,
+        docs_url=None,  # served below from the installed package, not a CDN
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.scanner = scanner
@@ -84,9 +91,7 @@ def create_app(settings: Settings | None = None, scanner: CardScanner | None = N
     app.add_middleware(
         NetworkGuardMiddleware, hosts=served_hosts(settings.host, settings.allowed_hosts)
     )
-    docs = frozenset(
-        p for p in (app.docs_url, app.redoc_url, app.swagger_ui_oauth2_redirect_url) if p
-    )
+    docs = frozenset({"/docs", "/redoc"})
     app.add_middleware(SecurityHeadersMiddleware, docs_paths=docs)
 
     for module in (variants, games, rounds, buys, scans, disputes, sheets, live, table):
@@ -96,5 +101,35 @@ def create_app(settings: Settings | None = None, scanner: CardScanner | None = N
     def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
+    @app.get("/sw.js", include_in_schema=False)
+    def service_worker() -> FileResponse:
+        # At the root, so that it may keep the page itself ("/") for offline use.
+        return FileResponse(
+            STATIC / "sw.js",
+            media_type="text/javascript",
+            headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+        )
+
+    @app.get("/docs", include_in_schema=False)
+    def swagger_docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=str(app.openapi_url),
+            title=f"{app.title} - API docs",
+            swagger_js_url="/static/docs/swagger-ui-bundle.js",
+            swagger_css_url="/static/docs/swagger-ui.css",
+            swagger_favicon_url="/static/icon.svg",
+        )
+
+    @app.get("/redoc", include_in_schema=False)
+    def redoc_docs() -> HTMLResponse:
+        return get_redoc_html(
+            openapi_url=str(app.openapi_url),
+            title=f"{app.title} - ReDoc",
+            redoc_js_url="/static/docs/redoc.standalone.js",
+            redoc_favicon_url="/static/icon.svg",
+            with_google_fonts=False,
+        )
+
+    app.mount("/static/docs", StaticFiles(directory=DOCS_ASSETS), name="docs-assets")
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -29,7 +29,15 @@ async function api(method, path, body) {
     options.body = JSON.stringify(body);
     options.headers["Content-Type"] = "application/json";
   }
-  const response = await fetch(path, options);
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (_network) {
+    const error = new Error("The table's server cannot be reached (no network?). "
+      + "Entries not yet confirmed stay on this device; try again when it is back.");
+    error.status = 0;
+    throw error;
+  }
   if (response.status === 204) return null;
   // The table code is missing or has changed: the page itself then asks for it.
   if (response.status === 401 && response.headers.get("WWW-Authenticate") === "X-Table-Code") {
@@ -37,14 +45,47 @@ async function api(method, path, body) {
   }
   const data = await response.json().catch(() => ({ detail: response.statusText }));
   if (!response.ok) {
-    const detail = Array.isArray(data.detail)
-      ? data.detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ")
-      : data.detail;
-    const error = new Error(detail || `HTTP ${response.status}`);
+    const detail = Array.isArray(data.detail) ? data.detail.map(inWords).join(" ") : data.detail;
+    const error = new Error(sentence(detail || `The server answered ${response.status}.`));
     error.status = response.status;
     throw error;
   }
   return data;
+}
+
+// A request validation error (FastAPI's list) said as a person would.
+const FIELD_NAMES = {
+  players: "the players", name: "the name", cards: "the cards", target_score: "the target score",
+  variant: "the variant", variant_toml: "the house-rule file", player: "the player",
+};
+function inWords(problem) {
+  const loc = (problem.loc || []).filter((part) => part !== "body" && typeof part === "string");
+  const field = FIELD_NAMES[loc[0]] || (loc[0] ? loc[0].replace(/_/g, " ") : "the form");
+  const ctx = problem.ctx || {};
+  const said = {
+    too_short: field === "the players"
+      ? "Enter at least one player, one name per line."
+      : `${capital(field)} needs at least ${ctx.min_length} ${ctx.min_length === 1 ? "item" : "items"}.`,
+    too_long: `${capital(field)} has too many entries (at most ${ctx.max_length}).`,
+    string_too_long: `${capital(field)} is too long (at most ${ctx.max_length} characters).`,
+    string_too_short: `${capital(field)} is empty.`,
+    missing: `${capital(field)} is missing.`,
+    greater_than_equal: `${capital(field)} must be at least ${ctx.ge}.`,
+    greater_than: `${capital(field)} must be more than ${ctx.gt}.`,
+    less_than_equal: `${capital(field)} must be at most ${ctx.le}.`,
+    int_parsing: `${capital(field)} must be a whole number.`,
+    int_from_float: `${capital(field)} must be a whole number.`,
+  }[problem.type];
+  if (said) return said;
+  const message = String(problem.msg || "is not valid").replace(/^Value error, /, "");
+  return `${capital(field)}: ${message}.`;
+}
+function capital(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+function sentence(text) {
+  const said = capital(String(text).trim());
+  return /[.!?…]$/.test(said) ? said : `${said}.`;
 }
 
 function toast(message) {
@@ -56,12 +97,35 @@ function toast(message) {
 }
 
 const SUIT_SYMBOL = { c: "♣", d: "♦", h: "♥", s: "♠" };
+const SUIT_NAME = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
+const RANK_NAME = { A: "ace", J: "jack", Q: "queen", K: "king" };
+const ROOK_COLOUR = { B: "black", R: "red", Y: "yellow", G: "green" };
 function cardLabel(card) {
   const suit = card.slice(-1);
   return SUIT_SYMBOL[suit] ? card.slice(0, -1) + SUIT_SYMBOL[suit] : card;
 }
+// A card as words, for screen readers: "7 of hearts", "joker", "12 yellow".
+function cardName(card) {
+  if (card === "JK") return "joker";
+  if (card === "ROOK") return "the Rook";
+  const suit = card.slice(-1), rank = card.slice(0, -1);
+  if (SUIT_NAME[suit]) return `${RANK_NAME[rank] || rank} of ${SUIT_NAME[suit]}`;
+  if (ROOK_COLOUR[suit]) return `${rank} ${ROOK_COLOUR[suit]}`;
+  return card;
+}
 function isRed(card) {
   return /[dhR]$/.test(card);
+}
+// A card's colour classes: its suit (red or black, or four colours when chosen) or its
+// Rook colour; the Rook colours also carry their letter, so no card is told by colour alone.
+function suitClass(card) {
+  const suit = card.slice(-1);
+  if (SUIT_NAME[suit] && card !== "JK") return `suit-${suit}${isRed(card) ? " red" : ""}`;
+  if (ROOK_COLOUR[suit] && /^\d/.test(card)) return `rook-${suit}${suit === "R" ? " red" : ""}`;
+  return "";
+}
+function chipClass(card, extra = "") {
+  return ["chip", suitClass(card), extra].filter(Boolean).join(" ");
 }
 function splitCards(text) {
   return text.replace(/,/g, " ").split(/\s+/).filter(Boolean);
@@ -78,6 +142,23 @@ function warningBox(warnings, title) {
 
 function busyLine() {
   return el("p", { class: "busy", role: "status", text: "Reading the cards…" });
+}
+
+// Progress while a scan runs: "Reading the cards… 4 s" (the seconds after the first two),
+// so a slow phone upload or model does not look stuck. Returns the function that stops it.
+function showBusy(line, what) {
+  const started = Date.now();
+  const say = () => {
+    const seconds = Math.round((Date.now() - started) / 1000);
+    line.textContent = seconds >= 2 ? `${what}… ${seconds} s` : `${what}…`;
+  };
+  say();
+  line.hidden = false;
+  const timer = setInterval(say, 1000);
+  return () => {
+    clearInterval(timer);
+    line.hidden = true;
+  };
 }
 
 // A still of the browser camera (JPEG), or null when the camera is not running.
@@ -110,16 +191,20 @@ function plural(n, noun) {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
-function deckFor(family) {
+// The deck in rows, one per suit (or Rook colour), then the odd cards: the picker's layout.
+function deckRows(family) {
   if (family === "rook") {
-    const cards = [];
-    for (const colour of ["B", "R", "Y", "G"]) for (let n = 1; n <= 14; n++) cards.push(`${n}${colour}`);
-    return [...cards, "ROOK"];
+    const numbers = Array.from({ length: 14 }, (_, k) => String(k + 1));
+    return [
+      ...["B", "R", "Y", "G"].map((colour) => ({ name: ROOK_COLOUR[colour], cards: numbers.map((n) => n + colour) })),
+      { name: "the Rook", cards: ["ROOK"] },
+    ];
   }
   const ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-  const cards = [];
-  for (const suit of ["c", "d", "h", "s"]) for (const rank of ranks) cards.push(rank + suit);
-  return [...cards, "JK"];
+  return [
+    ...["c", "d", "h", "s"].map((suit) => ({ name: SUIT_NAME[suit], cards: ranks.map((r) => r + suit) })),
+    { name: "jokers", cards: ["JK"] },
+  ];
 }
 
 // ---- routing ---------------------------------------------------------------------------
@@ -132,6 +217,7 @@ function stopLive() {
 
 async function route() {
   stopLive();
+  stopSync();
   const hash = location.hash || "#/";
   const sheet = hash.match(/^#\/games\/(\d+)\/sheet$/);
   const game = hash.match(/^#\/games\/(\d+)$/);
@@ -146,8 +232,10 @@ async function route() {
       await showTable(Number(game[1]));
     } else await showHome();
   } catch (error) {
-    app.replaceChildren(el("section", { class: "panel" }, el("p", { class: "error", text: error.message }),
-      el("a", { href: "#/", text: "Back to the games" })));
+    app.replaceChildren(el("section", { class: "panel" }, el("p", { class: "error", role: "alert", text: error.message }),
+      el("div", { class: "row" },
+        el("button", { type: "button", id: "retry", text: "Try again", onclick: () => route() }),
+        el("a", { class: "button secondary", href: "#/", text: "Back to the games" }))));
   }
 }
 
@@ -166,7 +254,7 @@ async function showHome() {
     [api("GET", "/api/variants"), api("GET", "/api/games"), api("GET", "/api/table")]);
   const select = el("select", { id: "variant" },
     variants.map((v) => el("option", { value: v.name, text: `${v.title} (${v.min_players}-${v.max_players} players)` })));
-  const houseFile = el("input", { type: "file", id: "house-file", accept: ".toml,text/plain" });
+  const houseFile = el("input", { type: "file", id: "house-file", accept: ".toml,text/plain", "aria-label": "House-rule file" });
   const target = el("input", { type: "number", id: "target", min: "1", placeholder: "the variant's" });
   const targetRow = el("div", { id: "target-row" }, el("label", { for: "target", text: "Target score" }), target);
   const syncTarget = () => {
@@ -178,7 +266,7 @@ async function showHome() {
   syncTarget();
   const players = el("textarea", { id: "players", placeholder: "One name per line, in seat order" });
   const name = el("input", { type: "text", id: "game-name", placeholder: "Friday night" });
-  const message = el("p", { class: "error", id: "new-game-error" });
+  const message = el("p", { class: "error", id: "new-game-error", role: "alert" });
   const form = el("form", { id: "new-game" },
     el("label", { for: "game-name", text: "Name (optional)" }), name,
     el("label", { for: "variant", text: "Variant" }), select,
@@ -191,6 +279,18 @@ async function showHome() {
     event.preventDefault();
     message.textContent = "";
     const body = { name: name.value, players: players.value.split("\n").map((p) => p.trim()).filter(Boolean) };
+    const chosen = variants.find((v) => v.name === select.value);
+    if (!body.players.length) {
+      message.textContent = "Enter the players first, one name per line, in seat order.";
+      players.focus();
+      return;
+    }
+    if (!houseFile.files.length && chosen && (body.players.length < chosen.min_players || body.players.length > chosen.max_players)) {
+      message.textContent = `${chosen.title} is for ${chosen.min_players} to ${chosen.max_players} players; `
+        + `${plural(body.players.length, "name")} entered.`;
+      players.focus();
+      return;
+    }
     if (houseFile.files.length) body.variant_toml = await houseFile.files[0].text();
     else body.variant = select.value;
     if (!targetRow.hidden && target.value) body.target_score = Number(target.value);
@@ -229,23 +329,78 @@ function joinPanel(table) {
 async function showTable(id) {
   const game = await api("GET", `/api/games/${id}`);
   const sections = [tableHeader(game)];
+  let round = null;
   if (game.current_round) {
-    const round = await api("GET", `/api/games/${id}/rounds/${game.current_round}`);
+    round = await api("GET", `/api/games/${id}/rounds/${game.current_round}`);
     sections.push(livePanel(game), roundPanel(game, round), buysPanel(game, round));
   }
   sections.push(disputePanel(game));
   app.replaceChildren(...sections);
+  sync.seen = tableState(game, round);
+  startSync(id);
 }
 
-// After a save: redraw the header, the round and the buys, leaving the camera running.
-async function refreshTable(id) {
-  const game = await api("GET", `/api/games/${id}`);
-  if (!game.current_round) return route();
-  const round = await api("GET", `/api/games/${id}/rounds/${game.current_round}`);
+// After a save, or when another device changed the game: redraw the header, the round
+// and the buys, leaving the camera running and every entry not confirmed where it was
+// (the kept editors are moved into the new panel; the focus and the caret follow).
+async function refreshTable(id, fetched = null) {
+  const { game, round } = fetched || await fetchTable(id);
+  if (!round || !document.getElementById("round-panel")) return route();
+  const focus = document.activeElement;
+  const caret = focus && typeof focus.selectionStart === "number"
+    ? [focus.selectionStart, focus.selectionEnd] : null;
   document.getElementById("table-header").replaceWith(tableHeader(game));
   document.getElementById("round-panel").replaceWith(roundPanel(game, round));
   document.getElementById("buys-panel").replaceWith(buysPanel(game, round));
+  sync.seen = tableState(game, round);
+  if (focus && focus !== document.activeElement && focus.isConnected) {
+    focus.focus({ preventScroll: true });
+    if (caret) focus.setSelectionRange(...caret);
+  }
 }
+
+async function fetchTable(id) {
+  const game = await api("GET", `/api/games/${id}`);
+  const round = game.current_round ? await api("GET", `/api/games/${id}/rounds/${game.current_round}`) : null;
+  return { game, round };
+}
+
+// What the other devices may change: the round, its hands and its buys.
+function tableState(game, round) {
+  return JSON.stringify([game.current_round, game.totals, round && round.hands.map((h) =>
+    [h.seat, h.id, h.points, h.cards, h.blind, h.corrections.length]), round && round.buys.map((b) => b.used)]);
+}
+
+// Updates from the other devices: the table is read every few seconds while the page is
+// shown (and at once when it comes back or the network returns); a change redraws it.
+const sync = { timer: null, id: null, seen: null, busy: false };
+function startSync(id) {
+  stopSync();
+  sync.id = id;
+  sync.timer = setInterval(pollTable, 4000);
+}
+function stopSync() {
+  clearInterval(sync.timer);
+  sync.timer = null;
+  sync.id = null;
+}
+async function pollTable() {
+  if (sync.id === null || sync.busy || document.hidden) return;
+  const id = sync.id;
+  sync.busy = true;
+  try {
+    const fetched = await fetchTable(id);
+    if (sync.id !== id) return;
+    document.body.classList.remove("offline");
+    if (tableState(fetched.game, fetched.round) !== sync.seen) await refreshTable(id, fetched);
+  } catch (error) {
+    if (error.status === 0) document.body.classList.add("offline");
+  } finally {
+    sync.busy = false;
+  }
+}
+document.addEventListener("visibilitychange", () => { if (!document.hidden) pollTable(); });
+window.addEventListener("online", () => pollTable());
 
 function tableHeader(game) {
   const number = game.current_round;
@@ -268,9 +423,13 @@ function livePanel(game) {
   const start = el("button", { id: "start-camera", text: "Start camera", onclick: () => startCamera() });
   const serverImg = el("img", { id: "server-camera", alt: "server camera" });
   const serverFrame = el("div", { class: "live", hidden: true }, serverImg);
-  const panel = el("section", { class: "panel", id: "live-panel" },
-    el("h2", { text: "Live table" }), el("div", { class: "row" }, start), frame, serverFrame, status,
+  // Folded by default on a phone (the hands come first), open on a wider screen; the
+  // choice made is kept on this device.
+  const panel = el("details", { class: "panel", id: "live-panel", open: prefs.liveOpen() },
+    el("summary", { class: "panel-title" }, el("h2", { text: "Live table" })),
+    el("div", { class: "row" }, start), frame, serverFrame, status,
     el("p", { class: "muted", text: "Cards seen steadily:" }), seen);
+  panel.addEventListener("toggle", () => prefs.setLiveOpen(panel.open));
 
   api("GET", "/api/live/camera").then((camera) => {
     if (!camera.source) return;
@@ -364,346 +523,23 @@ function drawOverlay(canvas, update) {
 }
 
 function showSeen(box, cards, stable) {
-  box.replaceChildren(...cards.map((c) => el("span", { class: `chip ${isRed(c) ? "red" : ""}`, text: cardLabel(c) })));
+  box.replaceChildren(...cards.map((c) => el("span", { class: chipClass(c), text: cardLabel(c) })));
   box.dataset.stable = stable ? "yes" : "no";
-}
-
-// The round end's entries not saved yet: each open player's editor ({node, take, release,
-// holds}, by seat) and the last whole-table photo ({scan, given: sector -> seat}). The
-// panel is redrawn after every save; these survive it, so one save loses no other entry.
-let roundEnd = { key: null, editors: {}, table: null };
-
-// One player's round end: scan or type or click the cards left, see the points, confirm.
-function roundPanel(game, round) {
-  const key = `${game.id}/${round.number}`;
-  if (roundEnd.key !== key) roundEnd = { key, editors: {}, table: null };
-  const grid = el("div", { class: "grid" });
-  const stored = Object.fromEntries(round.hands.map((h) => [h.seat, h]));
-  for (const player of game.player_list) {
-    if (stored[player.seat]) delete roundEnd.editors[player.seat];
-    grid.append(playerHand(game, round, player, stored[player.seat]));
-  }
-  return el("section", { class: "panel", id: "round-panel" },
-    el("h2", { text: `Round ${round.number} end: cards left` }),
-    el("p", { class: "muted", text: "Scan each hand or enter it by text or clicks; an empty hand went out." }),
-    tableScan(game, round, stored),
-    grid);
-}
-
-// Where a seat's hand lies in a table photo, as seen from the middle of all its cards
-// ("" when it lies in the middle: the only cards, say).
-function whereInPhoto(scan, seat) {
-  const centre = (c) => [(c.xyxy[0] + c.xyxy[2]) / 2, (c.xyxy[1] + c.xyxy[3]) / 2];
-  const all = scan.cards.map(centre);
-  const mine = scan.cards.filter((c) => c.seat === seat).map(centre);
-  if (!mine.length) return "";
-  const mid = (values) => (Math.min(...values) + Math.max(...values)) / 2;
-  const dx = mine.reduce((sum, p) => sum + p[0], 0) / mine.length - mid(all.map((p) => p[0]));
-  const dy = mine.reduce((sum, p) => sum + p[1], 0) / mine.length - mid(all.map((p) => p[1]));
-  if (Math.hypot(dx, dy) < 0.05 * Math.hypot(scan.width, scan.height)) return "";
-  const words = ["right", "lower right", "bottom", "lower left", "left", "upper left", "top", "upper right"];
-  const degrees = (Math.atan2(dy, dx) * 180) / Math.PI + 360;
-  return words[Math.round(degrees / 45) % 8];
-}
-
-function seatName(scan, seat) {
-  const where = whereInPhoto(scan, seat);
-  return `Seat ${seat + 1}${where ? ` (${where})` : ""}`;
-}
-
-// One photo of the whole table: the hand found at each seat (sector) of the photo,
-// listed, each given to its player by the person; that player's box is then filled as
-// by a photo of their own hand, and their Confirm sends the seat picked (`scan_seat`).
-function tableScan(game, round, stored) {
-  const open = game.player_list.filter((p) => !stored[p.seat]);
-  if (!open.length) return null;
-  const photo = el("input", { type: "file", accept: "image/*", capture: "environment", id: "table-photo", hidden: true });
-  const photoButton = el("button", { type: "button", class: "secondary", id: "table-photo-button",
-    text: "Photo of the whole table", onclick: () => photo.click() });
-  const liveButton = el("button", { type: "button", class: "secondary", id: "table-live",
-    text: "Whole table from camera", onclick: () => fromLive() });
-  const busy = busyLine();
-  busy.hidden = true;
-  const message = el("p", { class: "error" });
-  const list = el("div", { id: "table-hands" });
-  const block = el("div", { class: "table-scan", id: "table-scan" },
-    el("p", { class: "muted hint", text: "Or one photo of the whole table: each hand found is listed here, to give to its player." }),
-    el("div", { class: "row" }, photoButton, liveButton, photo),
-    busy, message, list);
-
-  // The player holding a seat's hand: saved from this photo, or in their box to confirm.
-  const holder = (scan, seat) => {
-    const who = roundEnd.table.given[seat];
-    if (who === undefined) return null;
-    if (stored[who]) return stored[who].scan_id === scan.id ? { seat: who, saved: true } : null;
-    const editor = roundEnd.editors[who];
-    return editor && editor.holds(scan.id, seat) ? { seat: who, saved: false } : null;
-  };
-  const give = (sector, seat) => {
-    const { scan, given } = roundEnd.table;
-    const before = holder(scan, sector);
-    if (before && before.seat !== seat) roundEnd.editors[before.seat].release(scan.id, sector);
-    for (const [other, who] of Object.entries(given)) if (who === seat) delete given[other];
-    if (seat === null) delete given[sector];
-    else {
-      given[sector] = seat;
-      roundEnd.editors[seat].take(scan, sector);
-    }
-    draw();
-    const again = list.querySelector(`[data-seat="${sector}"] .give`);
-    if (again) again.focus();
-  };
-  const seatRow = (scan, hand) => {
-    const name = seatName(scan, hand.seat);
-    const held = holder(scan, hand.seat);
-    const nameOf = (seat) => game.player_list.find((p) => p.seat === seat).name;
-    const cards = el("p", { class: "seat-cards" }, el("strong", { text: `${name}:` }), " ",
-      hand.cards.flatMap((c) => [el("span", { class: `chip${isRed(c) ? " red" : ""}`, text: cardLabel(c) }), " "]),
-      el("span", { class: "seat-points", text: `— ${hand.points} pts` }));
-    if (held && held.saved) {
-      return el("li", { class: "seat-hand saved", "data-seat": hand.seat }, cards,
-        el("p", { class: "ok", text: `${nameOf(held.seat)}'s hand ✓ saved` }));
-    }
-    // By default the player whose seat number is the sector's, unless given another hand.
-    const taken = new Set(Object.entries(roundEnd.table.given)
-      .filter(([sector]) => Number(sector) !== hand.seat).map(([, seat]) => seat));
-    const chosen = held ? held.seat
-      : open.some((p) => p.seat === hand.seat && !taken.has(p.seat)) ? hand.seat : null;
-    const select = el("select", { class: "whose", "aria-label": `Whose hand is seat ${hand.seat + 1}?` },
-      el("option", { value: "", text: "no one", selected: chosen === null }),
-      open.map((p) => el("option", { value: p.seat, text: p.name, selected: p.seat === chosen })));
-    return el("li", { class: `seat-hand${held ? " given" : ""}`, "data-seat": hand.seat }, cards,
-      el("div", { class: "pick" },
-        el("span", { class: "whose-label", "aria-hidden": "true", text: "Whose hand?" }), select,
-        el("button", { type: "button", class: "give", text: "Fill in",
-          onclick: () => give(hand.seat, select.value === "" ? null : Number(select.value)) })),
-      held ? el("p", { class: "ok given-to", text: `In ${nameOf(held.seat)}'s box: check, then confirm there.` }) : null);
-  };
-  const draw = () => {
-    const table = roundEnd.table;
-    if (!table) return list.replaceChildren();
-    const { scan } = table;
-    list.replaceChildren(
-      warningBox(scan.warnings, "Check the table photo:"),
-      scan.seats.length
-        ? el("p", { class: "muted", text: "Hands found, seat 1 nearest the bottom of the photo, then clockwise:" })
-        : el("p", { class: "muted", text: "No hand found in the photo." }),
-      scan.seats.length ? el("ul", { class: "seat-hands" }, scan.seats.map((hand) => seatRow(scan, hand))) : null,
-      el("img", { class: "evidence", src: scan.annotated_url, alt: "the table photo, each card read boxed" }));
-  };
-  const send = async (blob, source) => {
-    const form = new FormData();
-    form.append("player", String(open[0].seat)); // the record's; any player may confirm from it
-    form.append("source", source);
-    form.append("photo", "table");
-    form.append("image", blob, "table.jpg");
-    message.textContent = "";
-    busy.hidden = false;
-    photoButton.disabled = liveButton.disabled = true;
-    try {
-      const scan = await api("POST", `/api/games/${game.id}/rounds/${round.number}/scans`, form);
-      roundEnd.table = { scan, given: {} };
-      draw();
-    } catch (error) {
-      message.textContent = error.message;
-    } finally {
-      busy.hidden = true;
-      photoButton.disabled = liveButton.disabled = false;
-    }
-  };
-  const fromLive = photoSources(photo, send, message, "Start the camera first (or take a photo).");
-  draw();
-  return block;
-}
-
-function playerHand(game, round, player, hand) {
-  const box = el("div", { class: "player", id: `player-${player.seat}`, "data-player": player.name });
-  const points = el("span", { class: "points", text: hand ? `${hand.points} pts` : "" });
-  const title = el("h3", {}, el("span", { text: player.name }), points);
-  if (hand) {
-    box.append(title,
-      el("div", { class: "chips saved-cards" }, hand.cards.map((c) => el("span", { class: `chip ${isRed(c) ? "red" : ""}`, text: cardLabel(c) }))),
-      el("p", { class: "ok", text: hand.went_out ? `Went out${hand.blind ? " blind" : ""} ✓ saved` : "✓ saved" }),
-      hand.corrections.length
-        ? el("p", { class: "muted", text: `Corrections: ${hand.corrections.map((c) => `${c.action} ${c.card}`).join(", ")}` })
-        : "", // (append writes null as the text "null")
-      el("button", { class: "secondary correct", text: "Correct", onclick: () => box.replaceWith(editor(true)) }));
-    return box;
-  }
-  const kept = roundEnd.editors[player.seat];
-  return kept ? kept.node : editor(false);
-
-  function editor(correcting) {
-    const node = el("div", { class: "player", id: `player-${player.seat}`, "data-player": player.name });
-    let scanId = null;
-    let scanSeat = null; // a whole-table photo: the seat (sector) whose hand this is
-    let scanned = null; // the last scan's cards (with `sure`) and warnings
-    const input = el("input", { type: "text", class: "cards-input", "aria-label": `${player.name}'s cards`,
-      placeholder: "e.g. 7h 10s JK", value: hand ? hand.cards.join(" ") : "" });
-    const chips = el("div", { class: "chips" });
-    const pts = el("span", { class: "points" });
-    const message = el("p", { class: "error" });
-    const blind = el("input", { type: "checkbox", class: "blind" });
-    const evidence = el("div", { class: "evidence-box" });
-    const notes = el("div", { class: "scan-notes" });
-    const busy = busyLine();
-    busy.hidden = true;
-    const question = el("div", { class: "ask", role: "alertdialog", "aria-labelledby": `ask-out-${player.seat}`, hidden: true,
-      onkeydown: (event) => { if (event.key === "Escape") { question.hidden = true; input.focus(); } } });
-    // Reads below the sure level, by name: a chip with such a card is marked until removed.
-    const unsureReads = () => {
-      const counts = {};
-      for (const card of scanned ? scanned.cards : []) if (!card.sure) counts[card.card] = (counts[card.card] || 0) + 1;
-      return counts;
-    };
-    const refresh = async () => {
-      const cards = splitCards(input.value);
-      const unsure = unsureReads();
-      question.hidden = true;
-      chips.replaceChildren(...cards.map((c, i) => {
-        const doubt = unsure[c] > 0;
-        if (doubt) unsure[c] -= 1;
-        return el("button", {
-          type: "button", class: `chip${isRed(c) ? " red" : ""}${doubt ? " unsure" : ""}`,
-          title: doubt ? "unsure read: check it (click to remove)" : "remove",
-          "aria-label": doubt ? `${c}, unsure: check it` : `${c}, remove`,
-          onclick: () => { cards.splice(i, 1); input.value = cards.join(" "); refresh(); },
-        }, cardLabel(c), doubt ? el("span", { class: "doubt", "aria-hidden": "true", text: "?" }) : null);
-      }));
-      try {
-        const result = await api("POST", `/api/games/${game.id}/points`, { cards: input.value });
-        pts.textContent = `${result.points} pts`;
-        message.textContent = "";
-      } catch (error) {
-        pts.textContent = "";
-        message.textContent = error.message;
-      }
-    };
-    input.addEventListener("input", refresh);
-    const picker = el("div", { class: "picker" }, deckFor(game.family).map((c) => el("button", {
-      type: "button", class: isRed(c) ? "red" : "", text: cardLabel(c), "data-card": c,
-      onclick: () => { input.value = [...splitCards(input.value), c].join(" "); refresh(); },
-    })));
-    const photo = el("input", { type: "file", accept: "image/*", capture: "environment", class: "scan-file", hidden: true });
-    const photoButton = el("button", { type: "button", class: "secondary scan-photo", text: "Photo", onclick: () => photo.click() });
-    const liveButton = el("button", { type: "button", class: "secondary scan-live", text: "Scan from camera", onclick: () => fromLive() });
-    const saveButton = el("button", { type: "button", class: "save", text: correcting ? "Save correction" : "Confirm", onclick: () => save(false) });
-    const setBusy = (on) => {
-      busy.hidden = !on;
-      photoButton.disabled = liveButton.disabled = saveButton.disabled = on;
-    };
-    const scan = async (blob, source) => {
-      const form = new FormData();
-      form.append("player", String(player.seat));
-      form.append("source", source);
-      form.append("image", blob, "hand.jpg");
-      message.textContent = "";
-      question.hidden = true;
-      setBusy(true);
-      try {
-        take(await api("POST", `/api/games/${game.id}/rounds/${round.number}/scans`, form), null);
-      } catch (error) {
-        message.textContent = error.message;
-      } finally {
-        setBusy(false);
-      }
-    };
-    // A scan's cards to check: a photo of this hand (sector null), or the hand at one
-    // sector of a whole-table photo (whose warnings are shown once, above its list).
-    const take = (result, sector) => {
-      const table = sector !== null;
-      scanId = result.id;
-      scanSeat = sector;
-      scanned = table ? { cards: result.cards.filter((c) => c.seat === sector), warnings: [] } : result;
-      input.value = (table ? result.seats.find((s) => s.seat === sector).cards : result.proposed).join(" ");
-      message.textContent = "";
-      question.hidden = true;
-      const unsure = scanned.cards.some((c) => !c.sure);
-      evidence.replaceChildren(
-        table
-          ? el("p", { class: "from-table", text: `From the table photo: ${seatName(result, sector).toLowerCase()}.` })
-          : el("img", { class: "evidence", src: result.annotated_url, alt: "scanned cards" }),
-        el("p", { class: "muted", text: unsure
-          ? "Check the cards, above all those marked ?: click one to remove it, add any missed, then confirm."
-          : "Check the cards: click one to remove it, add any missed, then confirm." }));
-      notes.replaceChildren(table ? "" : warningBox(result.warnings, "Check before confirming:") || "");
-      refresh();
-    };
-    // The table photo's hand given to another player: this box is emptied again.
-    const release = (id, sector) => {
-      if (scanId !== id || scanSeat !== sector) return;
-      scanId = scanSeat = scanned = null;
-      input.value = "";
-      evidence.replaceChildren();
-      notes.replaceChildren();
-      refresh();
-    };
-    const fromLive = photoSources(photo, scan, message, "Start the camera first (or upload a photo).");
-    // An empty hand from a scan that saw cards (or could not be trusted) is asked first.
-    const askOut = () => {
-      const read = scanned.cards.map((c) => cardLabel(c.card)).join(" ");
-      question.replaceChildren(
-        el("p", { id: `ask-out-${player.seat}`, class: "question", text: `No cards left: did ${player.name} go out?` }),
-        el("p", { class: "muted", text: scanned.cards.length
-          ? `The scan read ${plural(scanned.cards.length, "card")}: ${read}.`
-          : `The scan said: ${scanned.warnings[0].message}.` }),
-        el("div", { class: "row" },
-          el("button", { type: "button", class: "confirm-out", text: `Yes, ${player.name} went out`,
-            onclick: () => { question.hidden = true; save(true); } }),
-          el("button", { type: "button", class: "secondary cancel-out", text: "Cancel",
-            onclick: () => { question.hidden = true; input.focus(); } })));
-      question.hidden = false;
-      question.querySelector(".confirm-out").focus();
-    };
-    const save = async (confirmOut) => {
-      message.textContent = "";
-      const empty = splitCards(input.value).length === 0;
-      const doubtful = scanned && (scanned.cards.length > 0 || scanned.warnings.length > 0);
-      if (!correcting && scanId !== null && empty && doubtful && !confirmOut) {
-        askOut();
-        return;
-      }
-      const body = { cards: input.value, blind: blind.checked };
-      try {
-        if (correcting) await api("PUT", `/api/games/${game.id}/rounds/${round.number}/hands/${player.seat}`, body);
-        else {
-          await api("POST", `/api/games/${game.id}/rounds/${round.number}/hands`,
-            { ...body, player: player.seat, scan_id: scanId, scan_seat: scanSeat ?? undefined,
-              confirm_out: confirmOut && empty });
-        }
-        await refreshTable(game.id);
-      } catch (error) {
-        message.textContent = error.message;
-      }
-    };
-    node.append(el("h3", {}, el("span", { text: player.name }), pts),
-      el("div", { class: "row" }, photoButton, liveButton, photo),
-      busy, evidence, notes, input, chips,
-      el("details", {}, el("summary", { text: "Pick cards" }), picker),
-      el("label", { class: "muted" }, blind, " went out blind (all cards in one play)"),
-      saveButton, question, message);
-    refresh();
-    if (!correcting) {
-      const holds = (id, sector) => scanId === id && scanSeat === sector;
-      roundEnd.editors[player.seat] = { node, take, release, holds };
-    }
-    return node;
-  }
 }
 
 function buysPanel(game, round) {
   const rows = round.buys.map((b) => {
-    const message = el("span", { class: "error" });
+    const message = el("span", { class: "error", role: "alert" });
     return el("div", { class: "row buy", id: `buys-${b.seat}` },
       el("strong", { text: b.player }),
       el("span", { class: "buys-left", text: `${b.left} of ${b.allowed} buys left` }),
-      el("button", { type: "button", class: "buy-button", text: "+ Buy", onclick: async () => {
+      el("button", { type: "button", class: "buy-button", text: "+ Buy", "aria-label": `Buy for ${b.player}`, onclick: async () => {
         try {
           await api("POST", `/api/games/${game.id}/rounds/${round.number}/buys`, { player: b.seat });
           await refreshTable(game.id);
         } catch (error) { message.textContent = error.message; }
       } }),
-      el("button", { type: "button", class: "secondary", text: "Undo", disabled: b.used === 0, onclick: async () => {
+      el("button", { type: "button", class: "secondary undo-buy", text: "Undo", "aria-label": `Undo ${b.player}'s last buy`, disabled: b.used === 0, onclick: async () => {
         try {
           await api("DELETE", `/api/games/${game.id}/rounds/${round.number}/buys?player=${b.seat}`);
           await refreshTable(game.id);
@@ -718,7 +554,14 @@ function disputePanel(game) {
   const number = game.current_round || game.rounds.length;
   const roundSelect = el("select", { id: "check-round" }, game.rounds.map((r) =>
     el("option", { value: r.number, selected: r.number === number, text: `Round ${r.number}: ${r.contract || "any melds"}` })));
-  const input = el("input", { type: "text", id: "check-cards", placeholder: "7h 7s 7c | 4d 5d 6d 7d" });
+  const input = el("input", { type: "text", id: "check-cards", placeholder: "7h 7s 7c | 4d 5d 6d 7d",
+    enterkeyhint: "go", autocomplete: "off", autocapitalize: "off", spellcheck: "false" });
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.isComposing) {
+      event.preventDefault();
+      check();
+    }
+  });
   const photo = el("input", { type: "file", accept: "image/*", capture: "environment", id: "check-photo" });
   const result = el("div", { id: "check-result" });
   const checkButton = el("button", { type: "button", id: "check-button", text: "Check", onclick: () => check() });
@@ -726,7 +569,7 @@ function disputePanel(game) {
   // again), the cards lying outside every meld, and what to check.
   const show = (report, photoAnswer) => {
     if (photoAnswer && report.text !== null) input.value = report.text;
-    result.replaceChildren(
+    result.replaceChildren(...[ // (replaceChildren writes null as the text "null")
       photoAnswer ? warningBox(report.warnings, "Check the photo:") : null,
       photoAnswer && report.text
         ? el("p", { class: "muted", text: "The photo's melds are in the lay-down field: correct any card and press Check." })
@@ -738,10 +581,11 @@ function disputePanel(game) {
       report.loose && report.loose.length
         ? el("div", { class: "verdict loose", id: "check-loose" },
             el("strong", { text: "Not part of a meld: " }),
-            report.loose.map((c) => el("span", { class: `chip${isRed(c) ? " red" : ""}`, text: cardLabel(c) })))
+            report.loose.map((c) => el("span", { class: chipClass(c), text: cardLabel(c) })))
         : null,
       ...report.reasons.filter((r) => !r.startsWith("meld ")).map((r) => el("p", { class: "error", text: r })),
-      report.annotated_jpeg ? el("img", { class: "evidence", src: `data:image/jpeg;base64,${report.annotated_jpeg}`, alt: "checked lay-down" }) : null);
+      report.annotated_jpeg ? el("img", { class: "evidence", src: `data:image/jpeg;base64,${report.annotated_jpeg}`, alt: "checked lay-down" }) : null,
+    ].filter(Boolean));
   };
   const check = async () => {
     try {
@@ -755,18 +599,22 @@ function disputePanel(game) {
     const form = new FormData();
     form.append("image", photo.files[0]);
     photo.value = ""; // the same photo again is a new check
-    result.replaceChildren(busyLine());
+    const busy = busyLine();
+    result.replaceChildren(busy);
+    const stop = showBusy(busy, "Reading the lay-down");
     photo.disabled = checkButton.disabled = true;
     try {
       show(await api("POST", `/api/games/${game.id}/rounds/${roundSelect.value}/check-image`, form), true);
     } catch (error) {
       result.replaceChildren(el("p", { class: "error", text: error.message }));
     } finally {
+      stop();
       photo.disabled = checkButton.disabled = false;
     }
   });
   return el("section", { class: "panel", id: "dispute-panel" },
-    el("h2", { text: "Dispute check" }), roundSelect,
+    el("h2", { text: "Dispute check" }),
+    el("label", { for: "check-round", text: "Round" }), roundSelect,
     el("label", { for: "check-cards", text: "Lay-down ('|' between melds, or ungrouped)" }), input,
     el("div", { class: "row" }, checkButton,
       el("label", { class: "muted photo-label" }, "or a photo: ", photo)),
@@ -779,15 +627,18 @@ const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b
 
 async function showSheet(id) {
   const sheet = await api("GET", `/api/games/${id}/sheet`);
-  const head = el("tr", {}, el("th", { text: "Round" }), el("th", { text: "Contract" }),
-    sheet.players.map((p) => el("th", { text: p })));
+  // The first column (round and contract) stays put while a narrow screen scrolls the
+  // players' columns sideways.
+  const head = el("tr", {}, el("th", { scope: "col", class: "round", text: "Round" }),
+    sheet.players.map((p) => el("th", { scope: "col", text: p })));
   const firstOpen = sheet.rounds.find((r) => !r.complete);
   const body = sheet.rounds.map((r) => el("tr", { class: r === firstOpen ? "current" : "" },
-    el("td", { text: r.number }), el("td", { class: "contract", text: r.contract || "any melds" }),
+    el("th", { scope: "row", class: "round" }, el("span", { class: "number", text: r.number }), " ",
+      el("span", { class: "contract", text: r.contract || "any melds" })),
     r.points.map((p, i) => el("td", {},
       p === null ? "" : String(p),
       r.totals ? el("div", { class: "muted", text: `Σ ${r.totals[i]}` }) : null))));
-  const foot = el("tr", {}, el("td", { colspan: 2, text: "Total" }), sheet.totals.map((t) => el("td", { text: t })));
+  const foot = el("tr", {}, el("th", { scope: "row", class: "round", text: "Total" }), sheet.totals.map((t) => el("td", { text: t })));
   const result = sheet.winners.length
     ? `Winner: ${sheet.winners.join(", ")}${sheet.loser ? ` · ${sheet.loser} reached ${sheet.target_score}` : ""}`
     : sheet.totals.some((t) => t !== 0) ? `Leading: ${sheet.leaders.join(", ")}` : "No rounds scored yet.";
@@ -795,7 +646,8 @@ async function showSheet(id) {
     el("section", { class: "panel" },
       el("h1", { text: `${sheet.name || "Game " + sheet.game_id} — score sheet` }),
       el("p", { id: "sheet-result", class: sheet.winners.length ? "ok" : "", text: result }),
-      el("div", { class: "table-scroll" }, el("table", { class: "sheet", id: "score-sheet" },
+      el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": "Score sheet, scrolls sideways" },
+        el("table", { class: "sheet", id: "score-sheet" },
         el("thead", {}, head), el("tbody", {}, body), el("tfoot", {}, foot))),
       el("div", { class: "row" },
         el("a", { class: "button secondary", href: `/api/games/${id}/sheet.csv`, id: "csv-link", text: "Download CSV" }),
@@ -834,10 +686,11 @@ function chart(sheet) {
     for (const [n, v] of points.slice(1)) add("circle", { cx: x(n), cy: y(v), r: 4, fill: colour });
   });
   // Colours set through the CSSOM: the page's CSP allows no inline style attributes.
+  // The names in the text colour (readable in either theme), each after a swatch of its line.
   const legend = el("div", { class: "legend" }, sheet.players.map((p, i) => {
-    const entry = el("span", { text: `● ${p}` });
-    entry.style.color = COLOURS[i % COLOURS.length];
-    return entry;
+    const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
+    swatch.style.backgroundColor = COLOURS[i % COLOURS.length];
+    return el("span", { class: "entry" }, swatch, p);
   }));
   return el("div", {}, svg, legend);
 }
