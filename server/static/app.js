@@ -307,10 +307,11 @@ async function showHome() {
         ` — ${g.variant_title}, ${g.players.join(", ")}, `,
         g.finished ? "finished" : `round ${g.current_round}`)))
     : el("p", { class: "muted", text: "No games yet." });
-  app.replaceChildren(
+  app.replaceChildren(...[ // the join panel is null beyond the host's own screen
     el("section", { class: "panel" }, el("h1", { text: "New game" }), form),
     el("section", { class: "panel" }, el("h2", { text: "Games" }), list),
-    joinPanel(table));
+    joinPanel(table),
+  ].filter(Boolean));
 }
 
 // The host's screen (only the server's own machine is told the code): how a phone joins.

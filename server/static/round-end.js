@@ -310,7 +310,7 @@ function handEditor(game, round, player, hand, draft) {
   blind.addEventListener("change", persist);
   const picker = el("div", { class: "picker" }, deckRows(game.family).map((row) =>
     el("div", { class: "suit-row", role: "group", "aria-label": row.name }, row.cards.map((c) => el("button", {
-      type: "button", class: `pick ${suitClass(c)}`, text: cardLabel(c), "data-card": c,
+      type: "button", class: `pick ${suitClass(c)}${cardLabel(c).length > 3 ? " wide" : ""}`, text: cardLabel(c), "data-card": c,
       "aria-label": `add ${cardName(c)}`,
       onclick: () => { input.value = [...cards(), c].join(" "); refresh(); },
     })))));

@@ -49,6 +49,7 @@ def test_errors_are_said_in_words(
     page.wait_for_selector("#new-game")
     error = page.locator("#new-game-error")
 
+    assert "null" not in page.inner_text("body")
     page.click("#create-game")
     assert error.inner_text() == "Enter the players first, one name per line, in seat order."
     page.fill("#players", "Ann\nBob")

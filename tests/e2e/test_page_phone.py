@@ -111,6 +111,8 @@ def test_rook_colours_four_colours_and_dark_theme(
     assert yellow.get_attribute("aria-label") == "add 5 yellow"
     styles = [b.evaluate("b => getComputedStyle(b).textDecorationStyle") for b in (yellow, green)]
     assert styles == ["dotted", "double"]
+    rook_key = page.locator("#player-0 button[data-card='ROOK']").bounding_box()
+    assert rook_key["width"] >= 2 * 44  # two keys wide: its name shows whole
     for card in ("5Y", "5G", "5R", "5B"):
         assert contrast(page, f"#player-0 button[data-card='{card}']") >= 4.5, card
     # dark theme: the page is dark, the card keys stay white like cards
