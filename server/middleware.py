@@ -123,13 +123,12 @@ def _page_policy(host: str | None) -> str:
     )
 
 
-# FastAPI's API documentation pages load Swagger UI and ReDoc from a CDN with an inline
-# start-up script; they show the static schema, no stored data.
+# The API documentation pages (Swagger UI and ReDoc, served from the package
+# `fastapi-offline`, no CDN) start with an inline script; they show the static schema,
+# no stored data. Nothing is loaded from another site.
 _DOCS_POLICY = (
-    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://fonts.googleapis.com; "
-    "font-src 'self' https://fonts.gstatic.com; "
-    "img-src 'self' data: https://fastapi.tiangolo.com https://cdn.redoc.ly; "
+    "default-src 'self'; script-src 'self' 'unsafe-inline'; "
+    "style-src 'self' 'unsafe-inline'; font-src 'self'; img-src 'self' data:; "
     "worker-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
     "frame-ancestors 'none'"
 )
