@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import Card, parse_cards
+from .cards import Card
 from .contracts import LayDownReport, check_lay_down, find_lay_down
 from .errors import CardParseError, IllegalMeldError
 from .variants import Rules
@@ -28,10 +28,23 @@ def parse_hand(text: str, rules: Rules, *, most: int | None = None) -> list[Card
     `IllegalPlayError` with a sentence for the player."""
     if "|" in text:
         raise CardParseError("a hand is a plain list of cards; '|' separates melds only")
-    cards = parse_cards(text)
+    cards = _parse_in_deck(text, rules)
     if most is not None and len(cards) > most:
         raise CardParseError(f"{len(cards)} cards is more than a hand can hold ({most})")
     rules.verify_in_play(cards)
+    return cards
+
+
+def _parse_in_deck(text: str, rules: Rules) -> list[Card]:
+    """Cards as text; an unknown one is refused naming only this game's cards."""
+    cards = []
+    for token in text.replace(",", " ").split():
+        try:
+            cards.append(Card.parse(token))
+        except CardParseError:
+            raise CardParseError(
+                f"unknown card {token!r}: the cards in {rules.variant.title} are {rules.deck_text}"
+            ) from None
     return cards
 
 

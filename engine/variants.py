@@ -461,6 +461,20 @@ def shorten(text: str, most: int = 40) -> str:
     return text if len(text) <= most else text[: most - 1] + "…"
 
 
+def _rank_span(cards: Iterable[Card]) -> str:
+    """Ranks of one suit as runs of consecutive ranks: `A-K`, `1-13`, `2-7, 9-K`."""
+    ordered = sorted(cards, key=lambda c: c.rank)
+    runs: list[list[Card]] = []
+    for card in ordered:
+        if runs and card.rank == runs[-1][-1].rank + 1:
+            runs[-1].append(card)
+        else:
+            runs.append([card])
+    return ", ".join(
+        r[0].rank_text if len(r) == 1 else f"{r[0].rank_text}-{r[-1].rank_text}" for r in runs
+    )
+
+
 def build_shoe(family: DeckFamily, setup: Setup) -> list[Card]:
     """All the cards in play for a set-up, in a fixed (unshuffled) order."""
     removed = Counter(setup.remove)
@@ -485,13 +499,18 @@ class Rules:
     """Highest place in a run: 14 with ace high (or Rook 14), 13 when 14s are removed."""
     in_play: frozenset[Card] = field(init=False, repr=False)
     """Every distinct card of this set-up's shoe (wilds included)."""
+    cards_in_play: tuple[Card, ...] = field(init=False, repr=False)
+    """The same cards in deck order (suit by suit, then the odd cards): what a card
+    picker shows."""
 
     def __post_init__(self) -> None:
         setup = self.variant.setup_for(self.players)
         object.__setattr__(self, "setup", setup)
         object.__setattr__(self, "wild_cards", frozenset(setup.wilds))
         shoe = build_shoe(self.variant.family, setup)
-        object.__setattr__(self, "in_play", frozenset(shoe) | frozenset(setup.wilds))
+        ordered = tuple(dict.fromkeys([*shoe, *setup.wilds]))
+        object.__setattr__(self, "cards_in_play", ordered)
+        object.__setattr__(self, "in_play", frozenset(ordered))
         if self.variant.family is DeckFamily.STANDARD:
             top = 13 if self.variant.ace is AceRank.LOW else 14
         else:
@@ -520,13 +539,31 @@ class Rules:
         """Whether this card can be in play at all (right deck family, not removed)."""
         return card in self.in_play
 
+    @cached_property
+    def deck_text(self) -> str:
+        """The cards in play in a few words, naming only this set-up's cards:
+        `A-K in c d h s, JK` or `1-14 in B, 1-13 in R Y G, ROOK`."""
+        odd: list[str] = []
+        by_suit: dict[str, list[Card]] = {}
+        for card in self.cards_in_play:
+            if card.is_suitless:
+                odd.append(str(card))
+            else:
+                by_suit.setdefault(card.suit.value, []).append(card)
+        groups: dict[str, list[str]] = {}
+        for suit, cards in by_suit.items():
+            groups.setdefault(_rank_span(cards), []).append(suit)
+        parts = [f"{span} in {' '.join(suits)}" for span, suits in groups.items()]
+        return ", ".join(parts + odd)
+
     def verify_in_play(self, cards: Iterable[Card]) -> None:
         """Raise `IllegalPlayError` naming every card this set-up cannot hold."""
         foreign = [str(c) for c in cards if not self.accepts(c)]
         if foreign:
             raise IllegalPlayError(
                 f"{', '.join(foreign)} not in play in {self.variant.title} "
-                f"({self.variant.family.value} decks, {self.players} players)"
+                f"({self.variant.family.value} decks, {self.players} players: "
+                f"{self.deck_text})"
             )
 
     def round(self, number: int) -> RoundRule:

@@ -228,6 +228,11 @@ class GamePublic(GameSummary):
     winners: list[str]
     loser: str | None
     family: str
+    cards_in_play: list[str] = Field(
+        description="every distinct card of this game's deck (wilds included) in engine "
+        "notation and deck order, suit by suit: the cards a hand or lay-down may hold",
+        examples=[["1B", "2B", "14B", "1R", "ROOK"]],
+    )
 
 
 # --- hands, points, buys, rounds ---------------------------------------------------------

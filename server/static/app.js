@@ -191,20 +191,25 @@ function plural(n, noun) {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
-// The deck in rows, one per suit (or Rook colour), then the odd cards: the picker's layout.
-function deckRows(family) {
-  if (family === "rook") {
-    const numbers = Array.from({ length: 14 }, (_, k) => String(k + 1));
-    return [
-      ...["B", "R", "Y", "G"].map((colour) => ({ name: ROOK_COLOUR[colour], cards: numbers.map((n) => n + colour) })),
-      { name: "the Rook", cards: ["ROOK"] },
-    ];
+// The game's deck (`cards_in_play` of the game, from the server: the engine's cards for
+// this variant and player count) in rows, one per suit or Rook colour in the order given,
+// then the odd cards (jokers, the Rook bird): the picker's layout.
+function deckRows(cardsInPlay) {
+  const rows = new Map();
+  const odd = [];
+  for (const card of cardsInPlay) {
+    const suit = card.slice(-1);
+    const name = card !== "JK" && (SUIT_NAME[suit] || (/^\d/.test(card) && ROOK_COLOUR[suit]));
+    if (!name) {
+      odd.push(card);
+      continue;
+    }
+    if (!rows.has(name)) rows.set(name, []);
+    rows.get(name).push(card);
   }
-  const ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-  return [
-    ...["c", "d", "h", "s"].map((suit) => ({ name: SUIT_NAME[suit], cards: ranks.map((r) => r + suit) })),
-    { name: "jokers", cards: ["JK"] },
-  ];
+  const out = [...rows].map(([name, cards]) => ({ name, cards }));
+  if (odd.length) out.push({ name: odd.map((c) => (c === "JK" ? "jokers" : cardName(c))).join(", "), cards: odd });
+  return out;
 }
 
 // ---- routing ---------------------------------------------------------------------------

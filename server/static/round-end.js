@@ -308,7 +308,7 @@ function handEditor(game, round, player, hand, draft) {
     }
   });
   blind.addEventListener("change", persist);
-  const picker = el("div", { class: "picker" }, deckRows(game.family).map((row) =>
+  const picker = el("div", { class: "picker" }, deckRows(game.cards_in_play).map((row) =>
     el("div", { class: "suit-row", role: "group", "aria-label": row.name }, row.cards.map((c) => el("button", {
       type: "button", class: `pick ${suitClass(c)}${cardLabel(c).length > 3 ? " wide" : ""}`, text: cardLabel(c), "data-card": c,
       "aria-label": `add ${cardName(c)}`,

@@ -46,6 +46,7 @@ def game_public(state: GameState) -> GamePublic:
         winners=list(record.winners),
         loser=record.loser,
         family=state.variant.family.value,
+        cards_in_play=[str(card) for card in state.rules.cards_in_play],
     )
 
 
