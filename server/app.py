@@ -21,7 +21,18 @@ from .lan import is_local_bind, served_hosts
 from .live import CameraFeed
 from .middleware import BodyLimitMiddleware, SecurityHeadersMiddleware
 from .network_guard import NetworkGuardMiddleware
-from .routes import buys, disputes, games, live, rounds, scans, sheets, table, variants
+from .routes import (
+    buys,
+    disputes,
+    games,
+    live,
+    players,
+    rounds,
+    scans,
+    sheets,
+    table,
+    variants,
+)
 from .scanning import CardScanner, default_scanner
 from .settings import Settings
 from .table_code import TableCodeMiddleware, new_table_code
@@ -94,7 +105,7 @@ def create_app(settings: Settings | None = None, scanner: CardScanner | None = N
     docs = frozenset({"/docs", "/redoc"})
     app.add_middleware(SecurityHeadersMiddleware, docs_paths=docs)
 
-    for module in (variants, games, rounds, buys, scans, disputes, sheets, live, table):
+    for module in (variants, games, players, rounds, buys, scans, disputes, sheets, live, table):
         app.include_router(module.router)
 
     @app.get("/", include_in_schema=False)

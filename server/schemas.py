@@ -150,6 +150,17 @@ class VariantPublic(VariantSummary):
 # --- games ------------------------------------------------------------------------------
 
 
+def player_name(name: str) -> str:
+    """A player's name as stored: spaces collapsed, 1 to PLAYER_NAME_LENGTH characters,
+    no control characters (ValueError saying which)."""
+    cleaned = " ".join(name.split())
+    if not 1 <= len(cleaned) <= PLAYER_NAME_LENGTH:
+        raise ValueError(f"each player needs a name of 1 to {PLAYER_NAME_LENGTH} characters")
+    if any(unicodedata.category(c) == "Cc" for c in cleaned):
+        raise ValueError("a player's name may not hold control characters")
+    return cleaned
+
+
 class GameCreate(BaseModel):
     name: Text = Field(default="", max_length=GAME_NAME_LENGTH)
     variant: Text | None = Field(
@@ -174,14 +185,7 @@ class GameCreate(BaseModel):
     @field_validator("players")
     @classmethod
     def _names(cls, names: list[str]) -> list[str]:
-        cleaned = [" ".join(n.split()) for n in names]
-        for name in cleaned:
-            if not 1 <= len(name) <= PLAYER_NAME_LENGTH:
-                raise ValueError(
-                    f"each player needs a name of 1 to {PLAYER_NAME_LENGTH} characters"
-                )
-            if any(unicodedata.category(c) == "Cc" for c in name):
-                raise ValueError("a player's name may not hold control characters")
+        cleaned = [player_name(n) for n in names]
         if len({n.casefold() for n in cleaned}) != len(cleaned):
             raise ValueError("player names must be different")
         return cleaned
@@ -191,6 +195,14 @@ class GameCreate(BaseModel):
         if (self.variant is None) == (self.variant_toml is None):
             raise ValueError("give either a variant name or a house-rule file (variant_toml)")
         return self
+
+
+class PlayerRename(BaseModel):
+    name: Annotated[Text, AfterValidator(player_name)] = Field(
+        max_length=PLAYER_NAME_LENGTH * 4,
+        description="the player's new name (spaces collapsed; different from the others')",
+        examples=["Annie"],
+    )
 
 
 class PlayerPublic(BaseModel):

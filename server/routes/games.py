@@ -1,15 +1,16 @@
-"""`/api/games`: create a game (variant snapshot, players in seat order), read it, list."""
+"""`/api/games`: create a game (variant snapshot, players in seat order), read it, list,
+delete it with everything it holds."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, status
-from sqlalchemy import select
+from fastapi import APIRouter, Response, status
+from sqlalchemy import delete, select
 from sqlalchemy.orm import selectinload
 
 from shanghai.engine import GameRecord, ShanghaiError, score_hand
 
 from ..card_input import read_hand
-from ..deps import SessionDep, SettingsDep, StateDep, load_state
+from ..deps import GameDep, SessionDep, SettingsDep, StateDep, load_state
 from ..errors import ApiError
 from ..models import VARIANT_NAME_LENGTH, VARIANT_TITLE_LENGTH, Game, Player
 from ..schemas import (
@@ -86,6 +87,20 @@ def read_games(session: SessionDep) -> list[GameSummary]:
 @router.get("/{game_id}", response_model=GamePublic, responses=NOT_FOUND)
 def read_game(state: StateDep) -> GamePublic:
     return game_public(state)
+
+
+@router.delete(
+    "/{game_id}", status_code=status.HTTP_204_NO_CONTENT, responses=error_responses(404, 409)
+)
+def delete_game(game: GameDep, session: SessionDep) -> Response:
+    """Delete a game for good: its players, hands and their corrections, buys, and its
+    scans with their photos (the evidence). 404 an unknown game; 409 when another request
+    deleted it at the same time (204 only for the request that removed it)."""
+    removed = session.connection().execute(delete(Game).where(Game.id == game.id))
+    if removed.rowcount != 1:
+        raise ApiError(409, f"game {game.id} was deleted at the same time by another request")
+    session.commit()
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.post(

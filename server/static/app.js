@@ -340,7 +340,7 @@ async function showTable(id) {
     round = await api("GET", `/api/games/${id}/rounds/${game.current_round}`);
     sections.push(livePanel(game), roundPanel(game, round), buysPanel(game, round));
   }
-  sections.push(disputePanel(game));
+  sections.push(disputePanel(game), gamePanel(game));
   app.replaceChildren(...sections);
   sync.seen = tableState(game, round);
   startSync(id);
@@ -418,6 +418,65 @@ function tableHeader(game) {
           `${info.contract || "any melds"} · ${info.cards_dealt} cards each`)
       : el("p", { id: "round-info", class: "ok", text: `Game over. Winner: ${game.winners.join(", ")}` }),
     el("p", { class: "muted", id: "totals", text: `Totals: ${game.players.map((p, i) => `${p} ${game.totals[i]}`).join(" · ")}` }));
+}
+
+// The game itself: its players renamed (a typo, a nickname: seats and scores stay) and
+// the game deleted, asked first since its hands, scores and photos go with it. Drawn once
+// with the table, not on its redraws, so names being typed stay.
+function gamePanel(game) {
+  const message = el("p", { class: "error", id: "game-edit-error", role: "alert" });
+  const inputs = game.player_list.map((p) => el("input", {
+    type: "text", class: "player-name", id: `player-name-${p.seat}`, value: p.name, maxlength: "60", "data-seat": String(p.seat),
+    "aria-label": `Name of the player in seat ${p.seat + 1}`,
+  }));
+  let names = game.player_list.map((p) => p.name);
+  const rename = el("form", { id: "rename-players" },
+    ...inputs.map((input, seat) => el("div", { class: "row" },
+      el("label", { text: `Seat ${seat + 1}`, for: `player-name-${seat}` }), input)),
+    el("button", { type: "submit", id: "save-names", text: "Save the names" }));
+  rename.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    message.textContent = "";
+    try {
+      for (const input of inputs) {
+        const seat = Number(input.dataset.seat);
+        if (input.value.trim() === names[seat]) continue;
+        const updated = await api("PATCH", `/api/games/${game.id}/players/${seat}`, { name: input.value });
+        names = updated.player_list.map((p) => p.name);
+        input.value = names[seat];
+      }
+      toast("Names saved.");
+      await refreshTable(game.id);
+    } catch (error) {
+      message.textContent = error.message;
+    }
+  });
+  const question = el("div", { class: "ask", role: "alertdialog", id: "delete-ask", "aria-labelledby": "delete-question", hidden: true },
+    el("p", { class: "question", id: "delete-question", text: `Delete ${game.name || "game " + game.id} for good?` }),
+    el("p", { text: "Its hands, scores, buys and photos are deleted too, on every device." }),
+    el("div", { class: "row" },
+      el("button", { type: "button", id: "delete-yes", text: "Yes, delete the game", onclick: async () => {
+        try {
+          await api("DELETE", `/api/games/${game.id}`);
+          drafts.dropBefore(game.id, Infinity);
+          toast("The game was deleted.");
+          location.hash = "#/";
+        } catch (error) {
+          message.textContent = error.message;
+        }
+      } }),
+      el("button", { type: "button", class: "secondary", id: "delete-no", text: "Keep it", onclick: () => {
+        question.hidden = true;
+        deleteButton.focus();
+      } })));
+  const deleteButton = el("button", { type: "button", class: "secondary", id: "delete-game", text: "Delete this game…",
+    onclick: () => {
+      question.hidden = false;
+      document.getElementById("delete-no").focus();
+    } });
+  return el("details", { class: "panel", id: "game-panel" },
+    el("summary", { class: "panel-title" }, el("h2", { text: "Players and game" })),
+    rename, el("div", { class: "row" }, deleteButton), question, message);
 }
 
 function livePanel(game) {

@@ -193,15 +193,28 @@ function tableScan(game, round, stored) {
 function playerHand(game, round, player, hand, unsent = null) {
   if (hand) {
     const fix = roundEnd.fixes[player.seat];
-    if (fix) return fix.node;
+    if (fix) return renamed(fix.node, player);
     const draft = drafts.load(drafts.key(game.id, round.number, `fix${player.seat}`));
     if (draft) return handEditor(game, round, player, hand, draft).node;
     return savedHand(game, round, player, hand, unsent);
   }
   const kept = roundEnd.editors[player.seat];
-  if (kept) return kept.node;
+  if (kept) return renamed(kept.node, player);
   return handEditor(game, round, player, null,
     drafts.load(drafts.key(game.id, round.number, `seat${player.seat}`))).node;
+}
+
+// A kept box under the player's name now (renamed meanwhile): its title, and the name
+// in its buttons' spoken labels ("Photo of Ann's hand").
+function renamed(node, player) {
+  const before = node.dataset.player;
+  if (before === player.name) return node;
+  node.dataset.player = player.name;
+  node.querySelector("h3 > span").textContent = player.name;
+  for (const labelled of node.querySelectorAll("[aria-label]")) {
+    labelled.setAttribute("aria-label", labelled.getAttribute("aria-label").split(`${before}'s`).join(`${player.name}'s`));
+  }
+  return node;
 }
 
 function savedHand(game, round, player, hand, unsent) {
