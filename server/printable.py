@@ -1,5 +1,7 @@
 """The printable score sheet: one HTML page with print CSS, pre-filled with the
-variant's contract for every round, the players' columns and the totals so far."""
+variant's contract for every round, the players' columns and the totals so far. On a
+phone the table scrolls sideways in its own box, its round column fixed; the page itself
+never scrolls sideways."""
 
 from __future__ import annotations
 
@@ -11,18 +13,25 @@ from .schemas import SheetPublic
 __all__ = ["PRINT_POLICY", "printable_sheet"]
 
 _CSS = """
-body { font-family: system-ui, sans-serif; margin: 1.5rem; color: #111; }
-h1 { font-size: 1.4rem; margin: 0 0 .2rem; }
+body { font-family: system-ui, sans-serif; margin: 1.5rem; color: #111; background: #fff; }
+h1 { font-size: 1.4rem; margin: 0 0 .2rem; overflow-wrap: anywhere; }
 p.meta { margin: 0 0 1rem; color: #444; }
-table { border-collapse: collapse; width: 100%; }
-th, td { border: 1px solid #333; padding: .35rem .4rem; text-align: center; }
-th.contract, td.contract { text-align: left; width: 28%; }
+.sheet-scroll { overflow-x: auto; max-width: 100%; }
+table { border-collapse: separate; border-spacing: 0; width: 100%;
+  border-top: 1px solid #333; border-left: 1px solid #333; }
+th, td { border: solid #333; border-width: 0 1px 1px 0; padding: .35rem .4rem;
+  text-align: center; background: #fff; }
+.round { position: sticky; left: 0; z-index: 1; box-shadow: 1px 0 0 #333; }
+th.contract, td.contract { text-align: left; min-width: 7rem; }
 td.total { font-weight: bold; background: #f2f2f2; }
-td.blank { height: 1.6rem; }
+td.blank { height: 1.6rem; min-width: 2.5rem; }
 tfoot td { font-weight: bold; }
 .no-print { margin-top: 1rem; }
+@media (max-width: 40rem) { body { margin: .75rem; } }
 @media print {
   body { margin: 0; }
+  .sheet-scroll { overflow: visible; }
+  .round { position: static; box-shadow: none; }
   .no-print { display: none; }
   @page { size: landscape; margin: 12mm; }
 }
@@ -55,7 +64,7 @@ def printable_sheet(sheet: SheetPublic) -> str:
             )
         contract = escape(rnd.contract or "any melds")
         rows.append(
-            f'<tr><td>{rnd.number}</td><td class="contract">{contract}'
+            f'<tr><td class="round">{rnd.number}</td><td class="contract">{contract}'
             f" <small>({rnd.cards_dealt} cards)</small></td>{''.join(cells)}</tr>"
         )
     totals = "".join(f'<td colspan="2">{t}</td>' for t in sheet.totals)
@@ -74,12 +83,15 @@ def printable_sheet(sheet: SheetPublic) -> str:
 <body>
 <h1>{title} — {escape(sheet.variant_title)}</h1>
 <p class="meta">Lowest total wins{target}. {result}</p>
+<div class="sheet-scroll" id="print-scroll">
 <table id="print-sheet">
-<thead><tr><th rowspan="2">Round</th><th rowspan="2" class="contract">Contract</th>{head}</tr>
+<thead><tr><th rowspan="2" class="round">Round</th>
+<th rowspan="2" class="contract">Contract</th>{head}</tr>
 <tr>{sub}</tr></thead>
 <tbody>{"".join(rows)}</tbody>
-<tfoot><tr><td colspan="2">Total</td>{totals}</tr></tfoot>
+<tfoot><tr><td class="round">Total</td><td></td>{totals}</tr></tfoot>
 </table>
+</div>
 <p class="no-print"><button onclick="{_PRINT}">Print</button>
 <a href="/#/games/{sheet.game_id}/sheet">Back to the score sheet</a></p>
 </body></html>

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import base64
 import csv
+import hashlib
 import io
+import re
 from collections.abc import Callable
 
 from fastapi.testclient import TestClient
@@ -99,3 +102,16 @@ def test_csv_cells_that_could_start_a_formula_are_text(
             assert not cell.startswith(("=", "+", "@", "\t", "\r")), cell
             if cell.startswith("-"):
                 assert cell.lstrip("-").isdigit(), cell
+
+
+def test_printable_sheet_style_matches_its_policy_hash(
+    client: TestClient, make_game: GameMaker
+) -> None:
+    """The sheet's one inline style is the one its Content-Security-Policy allows by
+    hash (a changed style with a stale hash would leave the sheet unstyled)."""
+    page = client.get(f"/games/{make_game()}/print")
+    styles = re.findall(r"<style>(.*?)</style>", page.text, re.S)
+    assert len(styles) == 1
+    digest = base64.b64encode(hashlib.sha256(styles[0].encode()).digest()).decode()
+    assert f"style-src 'sha256-{digest}';" in page.headers["content-security-policy"]
+    assert '<div class="sheet-scroll" id="print-scroll">' in page.text
