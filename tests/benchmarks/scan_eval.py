@@ -64,7 +64,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SEEDS = {"val": 3101, "test": 3202}
 OUTCOMES = ("exact", "right, flagged", "wrong, flagged", "wrong, silent")
 TARGETS = (">= 95%", "<= 10%", "", "<= 1%")
-LEVELS = tuple(round(0.45 + 0.05 * i, 2) for i in range(11))
+LEVELS = (0.45, 0.5, 0.55, 0.6, 0.62, 0.65, 0.68, 0.7, 0.72, 0.75, 0.8, 0.85, 0.9, 0.95)
+"""Sure levels the sweep tries: finer where the choice has fallen (0.6-0.75)."""
 SIZES = {"1 MP": (1152, 864), "4 MP": (2304, 1728), "12 MP": (4032, 3024)}
 SILENT_SHOWN = 20
 
