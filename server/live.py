@@ -18,11 +18,12 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from shanghai.vision.images import encode_jpeg
 from shanghai.vision.scan import ScanInputError
 from shanghai.vision.smoothing import SmoothedState, TableTracker
 from shanghai.vision.snapshot import PhotoKind, TableSnapshot
 
-from .annotate import draw_cards, encode_jpeg
+from .scan_service import EVIDENCE_OVERLAY
 from .scanning import CardScanner, ScannerUnavailableError
 from .schemas import CameraStatus, LiveUpdate
 from .views.scans import detected_public
@@ -142,7 +143,7 @@ class CameraFeed:
             except ScanInputError as exc:
                 self.error = str(exc)
         state = observe(self.tracker, result, time.monotonic())
-        jpeg = encode_jpeg(draw_cards(frame, result.cards))
+        jpeg = encode_jpeg(EVIDENCE_OVERLAY.annotate(frame, result))
         update = live_update(self.frames, frame.shape[1], frame.shape[0], result, state)
         with self._lock:
             self._jpeg, self._update = jpeg, update

@@ -7,16 +7,21 @@ from dataclasses import dataclass
 from fastapi import UploadFile
 
 from shanghai.engine.variants import Rules
+from shanghai.vision.images import encode_jpeg
+from shanghai.vision.overlay import Colour, SnapshotOverlay
 from shanghai.vision.scan import ScanInputError
 from shanghai.vision.snapshot import PhotoKind, TableSnapshot
 
-from .annotate import Colour, draw_cards, encode_jpeg
 from .errors import ApiError
 from .images import DecodedImage, decode_upload, read_upload
 from .scanning import CardScanner, ScannerUnavailableError
 from .settings import Settings
 
-__all__ = ["ReadImage", "overlay", "read_and_scan"]
+__all__ = ["EVIDENCE_OVERLAY", "ReadImage", "overlay", "read_and_scan"]
+
+EVIDENCE_OVERLAY = SnapshotOverlay(outlines=False, max_side=1600)
+"""What the page shows over a photo: every card boxed, at most 1600 px (the page lists
+the melds and the hand itself)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,5 +56,4 @@ def read_and_scan(
 
 def overlay(read: ReadImage, colours: list[Colour] | None = None) -> bytes:
     """The photo with every card read boxed (unsure reads and unread outlines marked)."""
-    snapshot = read.snapshot
-    return encode_jpeg(draw_cards(read.image.bgr, snapshot.cards, colours, None, snapshot.unread))
+    return encode_jpeg(EVIDENCE_OVERLAY.annotate(read.image.bgr, read.snapshot, colours))

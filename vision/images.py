@@ -18,12 +18,21 @@ import warnings
 from dataclasses import dataclass
 from enum import StrEnum
 
+import cv2
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from .arrays import Frame
 
-__all__ = ["ACCEPTED_FORMATS", "MAX_PIXELS", "DecodedImage", "ImageRefused", "Refusal", "decode"]
+__all__ = [
+    "ACCEPTED_FORMATS",
+    "MAX_PIXELS",
+    "DecodedImage",
+    "ImageRefused",
+    "Refusal",
+    "decode",
+    "encode_jpeg",
+]
 
 ACCEPTED_FORMATS = {
     "JPEG": "image/jpeg",
@@ -118,3 +127,11 @@ def decode(data: bytes, *, max_pixels: int = MAX_PIXELS) -> DecodedImage:
                 ) from None
     bgr = np.ascontiguousarray(np.asarray(rgb, dtype=np.uint8)[:, :, ::-1])
     return DecodedImage(data=data, media_type=media_type, bgr=bgr)
+
+
+def encode_jpeg(image: Frame, quality: int = 85) -> bytes:
+    """A BGR image as JPEG bytes (annotated evidence, live overlays)."""
+    ok, buffer = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise RuntimeError("JPEG encoding failed")
+    return bytes(buffer.tobytes())

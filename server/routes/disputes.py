@@ -8,9 +8,9 @@ from typing import Annotated
 from fastapi import APIRouter, File, UploadFile
 
 from shanghai.engine import LayDownReport, ShanghaiError, judge_lay_down
+from shanghai.vision.overlay import GREEN, GREY, RED, Colour
 from shanghai.vision.snapshot import PhotoKind, TableSnapshot
 
-from ..annotate import GREEN, GREY, RED, Colour
 from ..card_input import read_lay_down
 from ..deps import RoundNumber, ScannerDep, SettingsDep, StateDep
 from ..errors import ApiError
