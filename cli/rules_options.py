@@ -10,7 +10,7 @@ from typing import Any
 
 from shanghai.engine.contracts import LayDownReport
 from shanghai.engine.melds import Meld
-from shanghai.engine.variant_files import find_variant
+from shanghai.engine.variant_files import find_variant, house_rule_dirs
 from shanghai.engine.variants import Rules
 
 __all__ = [
@@ -25,11 +25,7 @@ __all__ = [
 def variant_dirs() -> list[Path]:
     """Folders searched for house-rule variants by name: $SHANGHAI_VARIANTS_DIR, then
     ~/.config/shanghai/variants."""
-    dirs = []
-    if env := os.environ.get("SHANGHAI_VARIANTS_DIR"):
-        dirs.append(Path(env))
-    dirs.append(Path.home() / ".config" / "shanghai" / "variants")
-    return dirs
+    return house_rule_dirs(os.environ.get("SHANGHAI_VARIANTS_DIR"))
 
 
 def resolve_rules(variant_name: str, players: int | None) -> Rules:

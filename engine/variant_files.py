@@ -36,6 +36,7 @@ from .variants import (
 __all__ = [
     "BUILTIN_VARIANTS",
     "find_variant",
+    "house_rule_dirs",
     "list_variants",
     "load_variant",
     "parse_variant",
@@ -411,6 +412,14 @@ def read_variant(text: str) -> Variant:
     except ValueError as exc:  # TOMLDecodeError, or a number too long to read
         raise VariantError(f"not valid TOML: {shorten(str(exc), 200)}") from None
     return parse_variant(data)
+
+
+def house_rule_dirs(first: str | Path | None = None) -> list[Path]:
+    """Folders searched for house-rule variants by name, for the CLI and the server
+    alike: `first` (a `--variants-dir` or $SHANGHAI_VARIANTS_DIR) when given, then the
+    user's `~/.config/shanghai/variants`."""
+    dirs = [Path(first)] if first else []
+    return [*dirs, Path.home() / ".config" / "shanghai" / "variants"]
 
 
 def find_variant(name: str, search_dirs: Iterable[str | Path] = ()) -> Variant:

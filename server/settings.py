@@ -16,6 +16,8 @@ from fastapi.requests import HTTPConnection
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from shanghai.engine.variant_files import house_rule_dirs
+
 from .table_code import normalize_code
 
 __all__ = ["Settings", "SettingsDep", "default_data_dir", "get_settings"]
@@ -88,8 +90,7 @@ class Settings(BaseSettings):
 
     @property
     def variant_search_dirs(self) -> list[Path]:
-        dirs = [self.variants_dir] if self.variants_dir else []
-        return [*dirs, Path.home() / ".config" / "shanghai" / "variants"]
+        return house_rule_dirs(self.variants_dir)
 
 
 def get_settings(connection: HTTPConnection) -> Settings:
