@@ -192,4 +192,5 @@ def api_game(page: Any, base: str, players: Sequence[str], variant: str = "shang
 
 def open_table(page: Any, base: str, game: int) -> None:
     page.goto(f"{base}/#/games/{game}")
-    page.wait_for_selector("#round-panel", timeout=TIMEOUT)
+    # A change of hash alone keeps the page: wait for this game's panel, not the last.
+    page.wait_for_selector(f'#round-panel[data-game="{game}"]', timeout=TIMEOUT)

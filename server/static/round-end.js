@@ -43,7 +43,7 @@ function roundPanel(game, round) {
     }
     grid.append(playerHand(game, round, player, hand, unsent));
   }
-  return el("section", { class: "panel", id: "round-panel" },
+  return el("section", { class: "panel", id: "round-panel", "data-game": game.id },
     el("h2", { text: `Round ${round.number} end: cards left` }),
     el("p", { class: "muted", text: "Scan each hand or enter it by text or clicks; an empty hand went out." }),
     tableScan(game, round, stored),
