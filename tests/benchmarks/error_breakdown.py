@@ -34,42 +34,26 @@ conf` or `truth missed`.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import math
-import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import cv2
 import numpy as np
 import numpy.typing as npt
+from bench_scripts import load_script
 
 from shanghai.vision.crops import square_crop
 from shanghai.vision.pipeline import CardModels, CardPipeline
 from shanghai.vision.readings import restrict_probabilities
 from shanghai.vision.sources import read_image
 
-
-def _sibling(name: str) -> ModuleType:
-    """Another benchmark script of this folder, as a module (they are scripts, not a
-    package: see conftest.py)."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-model_eval = _sibling("model_eval")
+model_eval = load_script("model_eval")
 
 OUTCOMES = ("right", "misread", "under floor", "not located")
 READER_OUTCOMES = OUTCOMES[:3]
