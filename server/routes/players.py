@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path
 
-from ..deps import SessionDep, StateDep, load_state
+from ..deps import SessionDep, WriteStateDep, load_state
 from ..errors import ApiError
 from ..models import SQL_INT_MAX
 from ..schemas import GamePublic, PlayerRename, error_responses
@@ -23,7 +23,7 @@ Seat = Annotated[int, Path(ge=0, le=SQL_INT_MAX, description="the player's seat,
     responses=error_responses(404, 409, 422),
 )
 def rename_player(
-    seat: Seat, body: PlayerRename, state: StateDep, session: SessionDep
+    seat: Seat, body: PlayerRename, state: WriteStateDep, session: SessionDep
 ) -> GamePublic:
     """Give the player in `seat` a new name: 404 no such game or seat, 409 a name another
     player of this game has (in any case), 422 an empty or too long name. The game is

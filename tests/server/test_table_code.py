@@ -25,11 +25,13 @@ from shanghai.server.app import create_app
 from shanghai.server.lan import lan_address
 from shanghai.server.scanning import UnavailableScanner
 from shanghai.server.settings import Settings
-from shanghai.server.table_code import ALPHABET, COOKIE
+from shanghai.server.table_code import ALPHABET, MAX_WRONG, GuessLimiter, cookie_name
 
 CODE = "ABCD2345"
 LOCAL = ("127.0.0.1", 40000)
 PHONE = ("192.0.2.77", 40000)
+COOKIE = cookie_name(80)
+"""The code's cookie of the test server (http://testserver, port 80)."""
 
 
 def open_app(tmp_path: Path, **settings: object) -> FastAPI:
@@ -251,3 +253,42 @@ def test_serve_prints_the_code_the_join_url_and_its_qr(
 
     with pytest.raises(UsageError, match=r"--table-code: .*6 to 64 letters or digits"):
         serve_command.cmd_serve(parse(*argv, "--table-code", "abc"))
+
+
+def test_guessing_is_slowed_down_per_device(app: FastAPI, phone: TestClient) -> None:
+    for guess in range(MAX_WRONG):
+        wrong = phone.get("/api/games", headers={"X-Table-Code": f"WRONG{guess:03d}"})
+        assert wrong.status_code == 401
+    # Past the limit even the right code waits: a guess must not learn anything.
+    refused = phone.get("/api/games", headers={"X-Table-Code": CODE})
+    assert refused.status_code == 429
+    assert 1 <= int(refused.headers["retry-after"]) <= 60
+    assert "too many wrong table codes" in refused.json()["detail"]
+    assert phone.get(f"/?code={CODE}").status_code == 429
+    # Another device of the table is not held up by it.
+    with TestClient(app, client=("192.0.2.78", 40000)) as other:
+        assert other.get("/api/games", headers={"X-Table-Code": CODE}).status_code == 200
+
+
+def test_the_guess_limit_forgets_after_its_window() -> None:
+    now = [1000.0]
+    limiter = GuessLimiter(max_wrong=3, window_s=60.0, clock=lambda: now[0])
+    for _ in range(3):
+        assert limiter.wait_s("a") == 0.0
+        limiter.wrong("a")
+        now[0] += 10.0
+    assert limiter.wait_s("a") == pytest.approx(30.0)
+    assert limiter.wait_s("b") == 0.0
+    now[0] += 30.0
+    assert limiter.wait_s("a") == 0.0
+    limiter.wrong("a")  # with the two still in the window: held until 1010 leaves it
+    assert limiter.wait_s("a") == pytest.approx(10.0)
+
+
+def test_the_cookie_of_a_server_on_another_port_is_not_taken(phone: TestClient) -> None:
+    phone.cookies.set(cookie_name(9000), CODE)
+    refused = phone.get("/api/games")
+    assert refused.status_code == 401
+    assert "table needs its code" in refused.json()["detail"]
+    joined = phone.get(f"/?code={CODE}")
+    assert joined.headers["set-cookie"].startswith(f"{cookie_name(80)}={CODE};")
