@@ -50,7 +50,7 @@ test-slow: $(STAMP)
 # The API fuzzed far beyond CI's budget, on SQLite and PostgreSQL (minutes; docs/server.md).
 fuzz: $(STAMP)
 	SHANGHAI_FUZZ_EXAMPLES=$${SHANGHAI_FUZZ_EXAMPLES:-300} SHANGHAI_FUZZ_STEPS=$${SHANGHAI_FUZZ_STEPS:-200} \
-		$(BIN)/python -m pytest tests/server/test_fuzz_api.py -q
+		$(BIN)/python -m pytest tests/server/test_fuzz_api.py tests/server/test_fuzz_guards.py -q
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -m "not benchmark and not slow and not train" -x -q
