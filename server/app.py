@@ -23,8 +23,10 @@ from .middleware import BodyLimitMiddleware, SecurityHeadersMiddleware
 from .network_guard import NetworkGuardMiddleware
 from .routes import (
     buys,
+    changes,
     disputes,
     games,
+    history,
     live,
     players,
     rounds,
@@ -105,7 +107,20 @@ def create_app(settings: Settings | None = None, scanner: CardScanner | None = N
     docs = frozenset({"/docs", "/redoc"})
     app.add_middleware(SecurityHeadersMiddleware, docs_paths=docs)
 
-    for module in (variants, games, players, rounds, buys, scans, disputes, sheets, live, table):
+    for module in (
+        variants,
+        games,
+        players,
+        rounds,
+        buys,
+        changes,
+        history,
+        scans,
+        disputes,
+        sheets,
+        live,
+        table,
+    ):
         app.include_router(module.router)
 
     @app.get("/", include_in_schema=False)

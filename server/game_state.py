@@ -85,6 +85,14 @@ class GameState:
         except ShanghaiError as exc:
             raise ApiError(422, str(exc)) from None
 
+    def check_round_played(self, number: int) -> None:
+        """Round `number` must exist (422) and be played already or in play (409): its
+        buys may be recorded or corrected, in a finished game too."""
+        self.check_round_exists(number)
+        last = self.current_round or len(self.record.rounds)
+        if number > last:
+            raise ApiError(409, f"round {number} cannot be played before round {last} ends")
+
     def check_round(self, number: int) -> None:
         """Round `number` must exist in the variant (422) and be the one in play (409)."""
         self.check_round_exists(number)

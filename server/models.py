@@ -7,7 +7,9 @@ reads the same after a built-in variant or a house-rule file changes.
 The rules that two requests sent at once could both pass are the database's to keep, the
 same on SQLite and PostgreSQL: one player out per round (`uq_hands_one_out`, a partial
 unique index), a player's buys in a round numbered in slots (`uq_buys_slot`), every
-correction of a hand its own row (`hand_corrections`). Times are UTC (`UtcDateTime`).
+correction of a hand its own row (`hand_corrections`). Every change to a round (a hand
+entered or corrected, a buy, a round reopened) is a row of `round_changes`, with who made
+it and when, and whether it was undone. Times are UTC (`UtcDateTime`).
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ __all__ = [
     "Hand",
     "HandCorrection",
     "Player",
+    "RoundChange",
     "Scan",
     "UtcDateTime",
 ]
@@ -237,7 +240,45 @@ class HandCorrection(Base):
     )
     action: Mapped[str] = mapped_column(String(10), nullable=False)
     card: Mapped[str] = mapped_column(String(10), nullable=False)
+    author: Mapped[str | None] = mapped_column(String(PLAYER_NAME_LENGTH), nullable=True)
+    """Who made the correction (a device's or player's name, or `host`); none: stored
+    before authors were kept, or the scan's misreads when its hand was confirmed."""
     created_at: Mapped[dt.datetime] = _now()
+
+
+class RoundChange(Base):
+    """One change to a round, in the round's history: a hand `entered` or `corrected`,
+    a hand taken back to reopen a finished game (`reopened`), a `buy` or a buy taken back
+    (`buy-back`). `before` and `after` hold the hand as it was and became (`cards`,
+    `hand_points`, `bonus`, `went_out`, `blind`, `scan_id`, `corrections`) or the buy's
+    `slot`; undoing the change puts `before` back and dates `undone_at`."""
+
+    __tablename__ = "round_changes"
+    __table_args__ = (
+        CheckConstraint(
+            "kind IN ('entered', 'corrected', 'reopened', 'buy', 'buy-back')", name="kind"
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), nullable=False, index=True
+    )
+    round_number: Mapped[int] = mapped_column(Integer, nullable=False)
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), nullable=False
+    )
+    kind: Mapped[str] = mapped_column(String(10), nullable=False)
+    round_complete: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    """The round was already scored (every hand in) when the change was made."""
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    author: Mapped[str] = mapped_column(String(PLAYER_NAME_LENGTH), nullable=False)
+    created_at: Mapped[dt.datetime] = _now()
+    undone_by: Mapped[str | None] = mapped_column(String(PLAYER_NAME_LENGTH), nullable=True)
+    undone_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+
+    player: Mapped[Player] = relationship()
 
 
 class Buy(Base):

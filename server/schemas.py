@@ -13,25 +13,33 @@ from .models import GAME_NAME_LENGTH, PLAYER_NAME_LENGTH, SQL_INT_MAX
 __all__ = [
     "IMAGE_ERRORS",
     "ROUND_ERRORS",
+    "Author",
     "BuyCreate",
     "BuyPublic",
     "CameraStatus",
+    "ChangeHand",
+    "ChangePublic",
+    "ChangeRequest",
     "CheckPublic",
     "CheckRequest",
     "Correction",
     "DetectedCardPublic",
     "ErrorPublic",
+    "FinishedGamePublic",
     "GameCreate",
     "GamePublic",
+    "GameRename",
     "GameSummary",
     "HandCreate",
     "HandPublic",
     "HandUpdate",
     "Id",
+    "ImportPublic",
     "LiveUpdate",
     "MeldVerdictPublic",
     "PlayerBuys",
     "PlayerPublic",
+    "PlayerStatsPublic",
     "PointsPublic",
     "PointsRequest",
     "Responses",
@@ -42,6 +50,7 @@ __all__ = [
     "SheetPublic",
     "SheetRound",
     "Text",
+    "UndoPublic",
     "UnprocessablePublic",
     "ValidationIssue",
     "VariantPublic",
@@ -205,6 +214,14 @@ class PlayerRename(BaseModel):
     )
 
 
+class GameRename(BaseModel):
+    name: Text = Field(
+        max_length=GAME_NAME_LENGTH,
+        description="the game's new name (spaces trimmed; empty: no name)",
+        examples=["Saturday at Gran's"],
+    )
+
+
 class PlayerPublic(BaseModel):
     id: int
     seat: int
@@ -260,8 +277,20 @@ class PointsPublic(BaseModel):
     points: int
 
 
+Author = Annotated[Text, AfterValidator(player_name)]
+"""Who makes a change: the device's or player's name the page knows (kept in the round's
+history; `host` when none is given)."""
+AuthorField = Field(
+    default=None,
+    max_length=PLAYER_NAME_LENGTH * 4,
+    description="who makes the change, kept in the round's history (default: host)",
+    examples=["Ann's phone"],
+)
+
+
 class HandUpdate(BaseModel):
     cards: Text = CardText
+    by: Author | None = AuthorField
     blind: bool = Field(default=False, description="went out with all cards in one play")
     used_wild: bool = Field(default=True, description="for a blind finish: was a wild used")
 
@@ -308,6 +337,7 @@ class HandPublic(BaseModel):
 
 class BuyCreate(BaseModel):
     player: Seat
+    by: Author | None = AuthorField
 
 
 class BuyPublic(BaseModel):
@@ -337,6 +367,85 @@ class RoundPublic(BaseModel):
     complete: bool
     hands: list[HandPublic]
     buys: list[PlayerBuys]
+
+
+class ChangeRequest(BaseModel):
+    by: Author | None = AuthorField
+
+
+class ChangeHand(BaseModel):
+    """A hand as a change found or left it."""
+
+    cards: list[str]
+    points: int
+    went_out: bool
+    blind: bool
+
+
+class ChangePublic(BaseModel):
+    """One change in a round's history: who made it, when, what it was before and after,
+    and whether it was undone (by whom, when)."""
+
+    id: int
+    round: int
+    seat: int
+    player: str
+    kind: Literal["entered", "corrected", "reopened", "buy", "buy-back"] = Field(
+        description="entered: a hand scored; corrected: a stored hand changed; reopened: "
+        "the last hand of a finished game taken back; buy / buy-back: a buy recorded or "
+        "taken back"
+    )
+    correction: bool = Field(
+        description="a correction (a hand corrected, a finished game reopened, a buy of a "
+        "round already scored), shown as 'edited' on the sheet"
+    )
+    summary: str = Field(description="the change in a sentence")
+    before: ChangeHand | None
+    after: ChangeHand | None
+    by: str
+    at: dt.datetime
+    undone_by: str | None
+    undone_at: dt.datetime | None
+
+
+class UndoPublic(BaseModel):
+    undone: ChangePublic
+    game: GamePublic
+
+
+# --- finished games, statistics, export and import ---------------------------------------
+
+
+class FinishedGamePublic(BaseModel):
+    """A finished game in the history: who played, the totals and who won."""
+
+    id: int
+    name: str
+    variant_title: str
+    created_at: dt.datetime
+    players: list[str]
+    totals: list[int]
+    winners: list[str]
+    rounds: int
+
+
+class PlayerStatsPublic(BaseModel):
+    """One player's record over the finished games (a player is a name, told apart
+    without regard to case)."""
+
+    player: str
+    games: int
+    wins: int
+    rounds: int
+    average_round: float = Field(description="points per round, rounded to 0.1 (low is good)")
+    best_round: int = Field(description="the fewest points in one round")
+
+
+class ImportPublic(BaseModel):
+    imported: list[int] = Field(description="the new games' ids, in the file's order")
+    skipped: int = Field(
+        description="games of the file already here (same start, variant, players)"
+    )
 
 
 # --- scans and dispute checks -----------------------------------------------------------
@@ -440,6 +549,11 @@ class SheetRound(BaseModel):
     totals: list[int] | None
     went_out: int | None
     complete: bool
+    edited: bool = Field(
+        default=False,
+        description="corrected after it was scored (a hand, a buy, an undo): its history "
+        "(`/api/games/{id}/changes?round=n`) says by whom and when",
+    )
 
 
 class SheetPublic(BaseModel):

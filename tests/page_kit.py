@@ -155,6 +155,27 @@ def at_both_sizes(page: Any, screenshots: Path, name: str) -> None:
         page.screenshot(path=str(screenshots / f"{name}-{label}.png"), full_page=True)
 
 
+AXE_STANDARDS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+
+
+def violations(page: Any) -> list[str]:
+    """axe-core's violations on the page as it is (the engine as the
+    `axe-playwright-python` wheel ships it): one line per rule and element."""
+    from axe_playwright_python.base import AXE_SCRIPT
+
+    page.evaluate(AXE_SCRIPT)
+    found = page.evaluate(
+        "(tags) => axe.run(document, { runOnly: { type: 'tag', values: tags } })"
+        ".then((r) => r.violations)",
+        AXE_STANDARDS,
+    )
+    return [
+        f"{v['id']} ({v['impact']}): {node['target']} {node.get('failureSummary', '')[:160]}"
+        for v in found
+        for node in v["nodes"]
+    ]
+
+
 def new_game(page: Any, base: str, players: str = "Ann\nBob\nCy") -> str:
     page.goto(base + "/")
     page.fill("#game-name", "Friday")

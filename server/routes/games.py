@@ -1,5 +1,5 @@
 """`/api/games`: create a game (variant snapshot, players in seat order), read it, list,
-delete it with everything it holds."""
+rename it, delete it with everything it holds."""
 
 from __future__ import annotations
 
@@ -10,12 +10,13 @@ from sqlalchemy.orm import selectinload
 from shanghai.engine import GameRecord, ShanghaiError, score_hand
 
 from ..card_input import read_hand
-from ..deps import GameDep, SessionDep, SettingsDep, StateDep, load_state
+from ..deps import GameDep, SessionDep, SettingsDep, StateDep, WriteStateDep, load_state
 from ..errors import ApiError
 from ..models import VARIANT_NAME_LENGTH, VARIANT_TITLE_LENGTH, Game, Player
 from ..schemas import (
     GameCreate,
     GamePublic,
+    GameRename,
     GameSummary,
     PointsPublic,
     PointsRequest,
@@ -87,6 +88,15 @@ def read_games(session: SessionDep) -> list[GameSummary]:
 @router.get("/{game_id}", response_model=GamePublic, responses=NOT_FOUND)
 def read_game(state: StateDep) -> GamePublic:
     return game_public(state)
+
+
+@router.patch("/{game_id}", response_model=GamePublic, responses=error_responses(404, 422))
+def rename_game(body: GameRename, state: WriteStateDep, session: SessionDep) -> GamePublic:
+    """Give the game a new name (spaces trimmed; empty: no name, the page then says
+    'Game N'). 404 an unknown game, 422 a name too long. Answers the game as it reads."""
+    state.game.name = " ".join(body.name.split())
+    session.commit()
+    return game_public(load_state(session, state.game))
 
 
 @router.delete(

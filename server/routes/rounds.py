@@ -13,7 +13,8 @@ from sqlalchemy.exc import IntegrityError
 from shanghai.engine import Card, ShanghaiError, format_cards, score_round
 
 from ..card_input import card_diff, read_hand
-from ..deps import RoundNumber, SessionDep, StateDep
+from ..changes import author, hand_record, record_change
+from ..deps import RoundNumber, SessionDep, StateDep, WriteStateDep
 from ..errors import ApiError
 from ..evidence import EvidenceKeyDep
 from ..game_state import GameState
@@ -110,12 +111,13 @@ def _saw_cards(scan: Scan) -> bool:
 def create_hand(
     number: RoundNumber,
     body: HandCreate,
-    state: StateDep,
+    state: WriteStateDep,
     session: SessionDep,
     evidence: EvidenceKeyDep,
 ) -> HandPublic:
     """Score one player's hand in the round being played: the cards left (empty: went
-    out), confirming a scan (`scan_id`) whose misread cards are stored as corrections."""
+    out), confirming a scan (`scan_id`) whose misread cards are stored as corrections.
+    Kept in the round's history as entered (`by`: who, default `host`)."""
     state.check_round(number)
     player = state.player(body.player)
     if body.player in state.hands_in(number):
@@ -149,6 +151,9 @@ def create_hand(
         corrections=[HandCorrection(**c) for c in corrections],
     )
     session.add(hand)
+    record_change(
+        session, state, number, player, "entered", before=None, after=hand_record(hand), by=body.by
+    )
     _commit_hand(session, number, player, went_out)
     return hand_public(hand, state.game, state.rules, evidence)
 
@@ -158,11 +163,13 @@ def update_hand(
     number: RoundNumber,
     seat: Annotated[int, Path(ge=0, le=SQL_INT_MAX)],
     body: HandUpdate,
-    state: StateDep,
+    state: WriteStateDep,
     session: SessionDep,
     evidence: EvidenceKeyDep,
 ) -> HandPublic:
-    """Correct a hand already scored; each changed card is added to its corrections.
+    """Correct a hand already scored, in any round played (a finished game's too); each
+    changed card is added to its corrections, and the change to the round's history
+    (`by`: who made it, default `host`; undone by `POST .../undo`).
 
     Corrections of one hand sent at once are taken one after the other, each from the
     cards the one before it left, so the history keeps them all."""
@@ -179,12 +186,18 @@ def update_hand(
     now = dt.datetime.now(dt.UTC)
     session.execute(update(Hand).where(Hand.id == hand.id).values(updated_at=now))
     session.refresh(hand)
+    before = hand_record(hand)
     previous = [str(c) for c in read_hand(hand.cards, state.rules)]
     hand.corrections.extend(
-        HandCorrection(**c) for c in card_diff(previous, [str(c) for c in cards])
+        HandCorrection(**c, author=author(body.by))
+        for c in card_diff(previous, [str(c) for c in cards])
     )
     hand.cards = format_cards(cards)
     hand.hand_points, hand.bonus, hand.went_out, hand.blind = points, bonus, went_out, body.blind
+    after = hand_record(hand)
+    record_change(
+        session, state, number, player, "corrected", before=before, after=after, by=body.by
+    )
     _commit_hand(session, number, player, went_out)
     return hand_public(hand, state.game, state.rules, evidence)
 

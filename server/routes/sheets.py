@@ -8,7 +8,8 @@ import io
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 
-from ..deps import StateDep
+from ..changes import edited_rounds
+from ..deps import SessionDep, StateDep
 from ..printable import PRINT_POLICY, printable_sheet
 from ..schemas import SheetPublic, error_responses
 from ..views.sheets import sheet_public
@@ -26,9 +27,10 @@ def inert_cell(text: str) -> str:
 
 
 @router.get("/api/games/{game_id}/sheet", response_model=SheetPublic, responses=NOT_FOUND)
-def read_sheet(state: StateDep) -> SheetPublic:
-    """Points per round and player, running totals, leaders and the result."""
-    return sheet_public(state)
+def read_sheet(state: StateDep, session: SessionDep) -> SheetPublic:
+    """Points per round and player, running totals, leaders and the result; each round
+    corrected after it was scored is marked `edited` (its history: `.../changes`)."""
+    return sheet_public(state, edited_rounds(session, state.game.id))
 
 
 @router.get(

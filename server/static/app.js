@@ -226,10 +226,16 @@ async function route() {
   const hash = location.hash || "#/";
   const sheet = hash.match(/^#\/games\/(\d+)\/sheet$/);
   const game = hash.match(/^#\/games\/(\d+)$/);
+  const pastRound = hash.match(/^#\/games\/(\d+)\/rounds\/(\d+)$/);
   const nav = document.getElementById("game-nav");
-  nav.hidden = !(sheet || game);
+  nav.hidden = !(sheet || game || pastRound);
   try {
-    if (sheet) {
+    if (pastRound) {
+      setNav(pastRound[1]);
+      await showPastRound(Number(pastRound[1]), Number(pastRound[2]));
+    } else if (hash === "#/history") {
+      await showRecords();
+    } else if (sheet) {
       setNav(sheet[1]);
       await showSheet(Number(sheet[1]));
     } else if (game) {
@@ -307,16 +313,52 @@ async function showHome() {
     }
   });
   const list = games.length
-    ? el("ul", { id: "games" }, games.map((g) => el("li", {},
-        el("a", { href: `#/games/${g.id}`, text: g.name || `Game ${g.id}` }),
-        ` — ${g.variant_title}, ${g.players.join(", ")}, `,
-        g.finished ? "finished" : `round ${g.current_round}`)))
+    ? el("ul", { id: "games" }, games.map((g) => gameItem(g)))
     : el("p", { class: "muted", text: "No games yet." });
   app.replaceChildren(...[ // the join panel is null beyond the host's own screen
     el("section", { class: "panel" }, el("h1", { text: "New game" }), form),
-    el("section", { class: "panel" }, el("h2", { text: "Games" }), list),
+    el("section", { class: "panel" }, el("h2", { text: "Games" }), list,
+      el("p", {}, el("a", { href: "#/history", id: "records-link", text: "Finished games, statistics, export and import" }))),
     joinPanel(table),
   ].filter(Boolean));
+}
+
+// A game in the home list: its link, and "Delete…", asked first in the list itself.
+function gameItem(g) {
+  const title = g.name || `Game ${g.id}`;
+  const message = el("span", { class: "error", role: "alert" });
+  const item = el("li", { id: `game-item-${g.id}` });
+  const ask = el("div", { class: "ask", role: "alertdialog", hidden: true, "aria-label": `Delete ${title}?` },
+    el("p", { class: "question", text: `Delete ${title} for good?` }),
+    el("p", { text: "Its hands, scores, buys and photos are deleted too, on every device." }),
+    el("div", { class: "row" },
+      el("button", { type: "button", class: "delete-yes", text: "Yes, delete the game", onclick: async () => {
+        try {
+          await api("DELETE", `/api/games/${g.id}`);
+          drafts.dropBefore(g.id, Infinity);
+          toast(`${title} was deleted.`);
+          await route();
+        } catch (error) {
+          message.textContent = error.message;
+        }
+      } }),
+      el("button", { type: "button", class: "secondary delete-no", text: "Keep it", onclick: () => {
+        ask.hidden = true;
+        remove.focus();
+      } })));
+  const remove = el("button", { type: "button", class: "secondary small delete-game", text: "Delete…",
+    "aria-label": `Delete ${title}…`, onclick: () => {
+      ask.hidden = false;
+      ask.querySelector(".delete-no").focus();
+    } });
+  item.append(
+    el("div", { class: "game-line" },
+      el("span", {}, el("a", { href: `#/games/${g.id}`, text: title }),
+        ` — ${g.variant_title}, ${g.players.join(", ")}, `,
+        g.finished ? "finished" : `round ${g.current_round}`),
+      remove),
+    ask, message);
+  return item;
 }
 
 // The host's screen (only the server's own machine is told the code): how a phone joins.
@@ -417,7 +459,8 @@ function tableHeader(game) {
       ? el("p", { id: "round-info" }, el("strong", { text: `Round ${number}: ` }),
           `${info.contract || "any melds"} · ${info.cards_dealt} cards each`)
       : el("p", { id: "round-info", class: "ok", text: `Game over. Winner: ${game.winners.join(", ")}` }),
-    el("p", { class: "muted", id: "totals", text: `Totals: ${game.players.map((p, i) => `${p} ${game.totals[i]}`).join(" · ")}` }));
+    el("p", { class: "muted", id: "totals", text: `Totals: ${game.players.map((p, i) => `${p} ${game.totals[i]}`).join(" · ")}` }),
+    changeControls(game));
 }
 
 // The game itself: its players renamed (a typo, a nickname: seats and scores stay) and
@@ -430,6 +473,23 @@ function gamePanel(game) {
     "aria-label": `Name of the player in seat ${p.seat + 1}`,
   }));
   let names = game.player_list.map((p) => p.name);
+  const gameName = el("input", { type: "text", id: "game-rename", value: game.name, maxlength: "100", placeholder: `Game ${game.id}` });
+  const renameGame = el("form", { id: "rename-game" },
+    el("label", { for: "game-rename", text: "Name of the game" }),
+    el("div", { class: "row" }, gameName, el("button", { type: "submit", id: "save-game-name", text: "Rename the game" })));
+  renameGame.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    message.textContent = "";
+    try {
+      const updated = await api("PATCH", `/api/games/${game.id}`, { name: gameName.value });
+      gameName.value = updated.name;
+      toast("The game was renamed.");
+      if (document.getElementById("round-panel")) await refreshTable(game.id);
+      else document.getElementById("game-title").textContent = `${updated.name || "Game " + updated.id} — ${updated.variant_title}`;
+    } catch (error) {
+      message.textContent = error.message;
+    }
+  });
   const rename = el("form", { id: "rename-players" },
     ...inputs.map((input, seat) => el("div", { class: "row" },
       el("label", { text: `Seat ${seat + 1}`, for: `player-name-${seat}` }), input)),
@@ -476,7 +536,7 @@ function gamePanel(game) {
     } });
   return el("details", { class: "panel", id: "game-panel" },
     el("summary", { class: "panel-title" }, el("h2", { text: "Players and game" })),
-    rename, el("div", { class: "row" }, deleteButton), question, message);
+    renameGame, rename, el("div", { class: "row" }, deleteButton), question, message);
 }
 
 function livePanel(game) {
@@ -600,13 +660,14 @@ function buysPanel(game, round) {
       el("span", { class: "buys-left", text: `${b.left} of ${b.allowed} buys left` }),
       el("button", { type: "button", class: "buy-button", text: "+ Buy", "aria-label": `Buy for ${b.player}`, onclick: async () => {
         try {
-          await api("POST", `/api/games/${game.id}/rounds/${round.number}/buys`, { player: b.seat });
+          await api("POST", `/api/games/${game.id}/rounds/${round.number}/buys`, { player: b.seat, by: prefs.by() });
           await refreshTable(game.id);
         } catch (error) { message.textContent = error.message; }
       } }),
       el("button", { type: "button", class: "secondary undo-buy", text: "Undo", "aria-label": `Undo ${b.player}'s last buy`, disabled: b.used === 0, onclick: async () => {
         try {
-          await api("DELETE", `/api/games/${game.id}/rounds/${round.number}/buys?player=${b.seat}`);
+          const by = prefs.by() ? `&by=${encodeURIComponent(prefs.by())}` : "";
+          await api("DELETE", `/api/games/${game.id}/rounds/${round.number}/buys?player=${b.seat}${by}`);
           await refreshTable(game.id);
         } catch (error) { message.textContent = error.message; }
       } }),
@@ -698,8 +759,7 @@ async function showSheet(id) {
     sheet.players.map((p) => el("th", { scope: "col", text: p })));
   const firstOpen = sheet.rounds.find((r) => !r.complete);
   const body = sheet.rounds.map((r) => el("tr", { class: r === firstOpen ? "current" : "" },
-    el("th", { scope: "row", class: "round" }, el("span", { class: "number", text: r.number }), " ",
-      el("span", { class: "contract", text: r.contract || "any melds" })),
+    el("th", { scope: "row", class: "round" }, sheetRoundCell(id, r)),
     r.points.map((p, i) => el("td", {},
       p === null ? "" : String(p),
       r.totals ? el("div", { class: "muted", text: `Σ ${r.totals[i]}` }) : null))));
@@ -708,7 +768,7 @@ async function showSheet(id) {
     ? `Winner: ${sheet.winners.join(", ")}${sheet.loser ? ` · ${sheet.loser} reached ${sheet.target_score}` : ""}`
     : sheet.totals.some((t) => t !== 0) ? `Leading: ${sheet.leaders.join(", ")}` : "No rounds scored yet.";
   app.replaceChildren(
-    el("section", { class: "panel" },
+    el("section", { class: "panel", id: "sheet-panel" },
       el("h1", { text: `${sheet.name || "Game " + sheet.game_id} — score sheet` }),
       el("p", { id: "sheet-result", class: sheet.winners.length ? "ok" : "", text: result }),
       el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": "Score sheet, scrolls sideways" },

@@ -1,5 +1,6 @@
-// This device's display choices, kept in localStorage: four-colour suits (clubs green,
-// diamonds blue) and whether the live camera panel is open. The colour theme follows the
+// This device's choices, kept in localStorage: four-colour suits (clubs green, diamonds
+// blue), whether the live camera panel is open, and whose device it is (named in the
+// history of the changes made from it). The colour theme follows the
 // system's (prefers-color-scheme, in style.css).
 "use strict";
 
@@ -39,6 +40,29 @@ const prefs = {
   setLiveOpen(on) {
     this.write("live-open", on);
   },
+
+  // Who uses this device (a player's name, "Gran's tablet"): sent with every change, so
+  // a round's history says who made each correction. Empty: the server says "host".
+  who() {
+    try {
+      return localStorage.getItem("shanghai.pref.who") || "";
+    } catch (_error) {
+      return "";
+    }
+  },
+
+  setWho(name) {
+    try {
+      localStorage.setItem("shanghai.pref.who", name.trim());
+    } catch (_error) {
+      // not kept: this visit only
+    }
+  },
+
+  // The `by` of a change: this device's name, or nothing (the server's default).
+  by() {
+    return this.who() || undefined;
+  },
 };
 
 document.documentElement.classList.toggle("four-colours", prefs.fourColours());
@@ -48,4 +72,8 @@ window.addEventListener("DOMContentLoaded", () => {
   if (!box) return;
   box.checked = prefs.fourColours();
   box.addEventListener("change", () => prefs.setFourColours(box.checked));
+  const who = document.getElementById("device-name");
+  if (!who) return;
+  who.value = prefs.who();
+  who.addEventListener("change", () => prefs.setWho(who.value));
 });

@@ -449,7 +449,7 @@ function handEditor(game, round, player, hand, draft) {
         "Yes, nobody went out", () => save(confirmOut, true));
       return;
     }
-    const body = { cards: input.value, blind: blind.checked };
+    const body = { cards: input.value, blind: blind.checked, by: prefs.by() };
     saveButton.disabled = true;
     try {
       if (correcting) await api("PUT", `/api/games/${game.id}/rounds/${round.number}/hands/${player.seat}`, body);

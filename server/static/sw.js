@@ -4,7 +4,7 @@
 // server. Network first: a page that can reach the server always gets the newest files.
 "use strict";
 
-const SHELL_CACHE = "shanghai-shell-v1";
+const SHELL_CACHE = "shanghai-shell-v2";
 const SHELL = [
   "/",
   "/static/style.css",
@@ -12,6 +12,8 @@ const SHELL = [
   "/static/drafts.js",
   "/static/app.js",
   "/static/round-end.js",
+  "/static/history.js",
+  "/static/records.js",
   "/static/offline.js",
   "/static/manifest.webmanifest",
   "/static/icon.svg",

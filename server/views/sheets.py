@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from ..game_state import GameState
 from ..schemas import SheetPublic, SheetRound
 from .games import round_info
@@ -9,7 +11,8 @@ from .games import round_info
 __all__ = ["sheet_public"]
 
 
-def sheet_public(state: GameState) -> SheetPublic:
+def sheet_public(state: GameState, edited: Collection[int] = ()) -> SheetPublic:
+    """The sheet; `edited`: the rounds corrected after they were scored (marked)."""
     record, players = state.record, state.game.players
     rounds: list[SheetRound] = []
     running = record.running_totals
@@ -27,6 +30,7 @@ def sheet_public(state: GameState) -> SheetPublic:
                 totals=list(running[number - 1]) if complete else None,
                 went_out=went_out,
                 complete=complete,
+                edited=number in edited,
             )
         )
     return SheetPublic(

@@ -12,26 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from axe_playwright_python.base import AXE_SCRIPT
-from page_kit import DESKTOP, PHONE, TIMEOUT, api_game, open_table, saved
+from page_kit import DESKTOP, PHONE, TIMEOUT, api_game, open_table, saved, violations
 
 pytestmark = pytest.mark.e2e
-STANDARDS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
-
-
-def violations(page: Any) -> list[str]:
-    """axe-core's violations on the page as it is: one line per rule and element."""
-    page.evaluate(AXE_SCRIPT)
-    found = page.evaluate(
-        "(tags) => axe.run(document, { runOnly: { type: 'tag', values: tags } })"
-        ".then((r) => r.violations)",
-        STANDARDS,
-    )
-    return [
-        f"{v['id']} ({v['impact']}): {node['target']} {node.get('failureSummary', '')[:160]}"
-        for v in found
-        for node in v["nodes"]
-    ]
 
 
 @pytest.mark.parametrize(
