@@ -8,11 +8,11 @@ async function showRecords() {
   const finished = games.length
     ? el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": "Finished games, scrolls sideways" },
         el("table", { class: "records", id: "finished-games" },
-          el("thead", {}, el("tr", {}, ["Game", "Players and totals", "Winner"].map((h) => el("th", { scope: "col", text: h })))),
+          el("thead", {}, el("tr", {}, ["Game, players and totals", "Winner"].map((h) => el("th", { scope: "col", text: h })))),
           el("tbody", {}, games.map((g) => el("tr", {},
             el("td", {}, el("a", { href: `#/games/${g.id}/sheet`, text: g.name || `Game ${g.id}` }),
-              el("div", { class: "muted", text: `${g.variant_title} · ${day(g.created_at)} · ${plural(g.rounds, "round")}` })),
-            el("td", { text: g.players.map((p, i) => `${p} ${g.totals[i]}`).join(" · ") }),
+              el("div", { class: "muted", text: `${g.variant_title} · ${day(g.created_at)} · ${plural(g.rounds, "round")}` }),
+              el("div", { class: "totals", text: g.players.map((p, i) => `${p} ${g.totals[i]}`).join(" · ") })),
             el("td", { class: "winner", text: g.winners.join(", ") }))))))
     : el("p", { class: "muted", text: "No finished games yet." });
   const stats = players.length
@@ -20,7 +20,8 @@ async function showRecords() {
         el("table", { class: "records", id: "player-stats" },
           el("thead", {}, el("tr", {},
             el("th", { scope: "col", text: "Player" }),
-            ["Games", "Wins", "Average", "Best"].map((h) => el("th", { scope: "col", class: "num", text: h })))),
+            [["Games", "games finished"], ["Wins", "wins"], ["Avg.", "average points per round"], ["Best", "best (lowest) round"]]
+              .map(([h, said]) => el("th", { scope: "col", class: "num" }, el("abbr", { title: said, text: h }))))),
           el("tbody", {}, players.map((p) => el("tr", {},
             el("th", { scope: "row", text: p.player }),
             el("td", { class: "num", text: p.games }),
@@ -31,7 +32,7 @@ async function showRecords() {
   app.replaceChildren(
     el("section", { class: "panel", id: "finished-panel" }, el("h1", { text: "Finished games" }), finished),
     el("section", { class: "panel", id: "stats-panel" }, el("h2", { text: "Players" }),
-      el("p", { class: "muted", text: "Over the finished games. Average and best: points in one round (the points left in hand; low is good)." }), stats),
+      el("p", { class: "muted", text: "Over the finished games. Avg. (average) and best: points in one round, the points left in hand (low is good)." }), stats),
     transferPanel());
 }
 

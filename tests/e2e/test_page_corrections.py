@@ -111,6 +111,10 @@ def test_correcting_a_finished_game(
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.screenshot(path=str(screenshots / f"sheet-history-{size}.png"), full_page=True)
     assert violations(page) == []
+    page.emulate_media(color_scheme="dark")
+    page.screenshot(path=str(screenshots / f"sheet-history-{size}-dark.png"), full_page=True)
+    assert violations(page) == []
+    page.emulate_media(color_scheme="light")
 
     # undo twice: the buy, then the correction (asked first, saying what)
     page.click("#nav-table")

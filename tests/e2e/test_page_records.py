@@ -52,7 +52,8 @@ def test_rename_a_game_and_delete_one_from_the_home_list(
     screenshots: Path,
 ) -> None:
     server = live_server()
-    page = browser_for([]).new_page(viewport=PHONE if size == "phone" else DESKTOP)
+    viewport = PHONE if size == "phone" else DESKTOP
+    page = browser_for([]).new_page(viewport=viewport)
     keep = api_game(page, server.url, ["Ann", "Bob", "Cy"])
     gone = api_game(page, server.url, ["Dee", "Eve", "Flo"])
     open_table(page, server.url, keep)
@@ -70,6 +71,7 @@ def test_rename_a_game_and_delete_one_from_the_home_list(
     ask = item.get_by_role("alertdialog")
     assert ask.is_visible() and "Delete Evening for good?" in ask.inner_text()
     at_both_sizes(page, screenshots, f"home-delete-ask-from-{size}")
+    page.set_viewport_size(viewport)
     assert violations(page) == []
     item.locator(".delete-no").click()  # "Keep it" keeps it
     assert not ask.is_visible()
@@ -91,7 +93,8 @@ def test_records_export_and_import(
     tmp_path: Path,
 ) -> None:
     server = live_server()
-    page = browser_for([]).new_page(viewport=PHONE if size == "phone" else DESKTOP)
+    viewport = PHONE if size == "phone" else DESKTOP
+    page = browser_for([]).new_page(viewport=viewport)
     first = api_game(page, server.url, ["Ann", "Bob", "Cy"])
     finish(page, server.url, first, ("", "7h", "Kd"))
     second = api_game(page, server.url, ["Ann", "Bob", "Dee", "Grandmother Elisabeth"])
@@ -113,6 +116,7 @@ def test_records_export_and_import(
     if size == "phone":
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     at_both_sizes(page, screenshots, f"records-from-{size}")
+    page.set_viewport_size(viewport)
     assert violations(page) == []
 
     # export: the JSON holds every game; the CSV a row per hand
