@@ -4,7 +4,7 @@ live video.
     shanghai scan IMAGE... [--variant V] [--players N] [--photo hand|lay-down|table]
                   [--seats N | --zones FILE] [--json] [--annotate DIR]
     shanghai watch SOURCE [--variant V] [--players N] [--seats N | --zones FILE]
-                  [--hold SECONDS] [--show] [--json]
+                  [--hold SECONDS] [--settle SECONDS] [--every-frame] [--show] [--json]
 
 The models load once for all the images. Every photo goes through the scan contract
 (`vision.scan.PhotoScanner`), as the server's scans do, so a photo gives the same cards
@@ -20,7 +20,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -223,20 +223,41 @@ def register(sub: Any) -> None:
     p = sub.add_parser("watch", help="live: print the stable table state as it changes")
     p.add_argument("source", help="camera index (0), video file, or stream URL")
     _add_table_options(p)
-    p.add_argument("--hold", type=float, default=1.0, help="seconds a state must hold (1.0)")
+    p.add_argument(
+        "--hold",
+        type=float,
+        help="seconds a card set must hold before it is the stable state (0.1; 1.0 with "
+        "--every-frame)",
+    )
+    p.add_argument(
+        "--settle",
+        type=float,
+        default=0.2,
+        help="seconds the picture must stay still after a change before it is read (0.2)",
+    )
+    p.add_argument(
+        "--every-frame",
+        action="store_true",
+        help="read every frame in full instead of only where the table changed (slow)",
+    )
     p.add_argument("--show", action="store_true", help="open a window with overlays")
     p.add_argument("--max-frames", type=int, help="stop after this many frames")
     p.add_argument(
         "--cache-reads",
         action="store_true",
-        help="still camera: reuse sure reads of indices that did not change (faster, "
-        "see docs/vision.md)",
+        help="with --every-frame: reuse sure reads of indices that did not change (see "
+        "docs/vision.md)",
     )
-    _add_zoom(p, 1.0, "small cards: a second locator pass per frame at this upscale (1 = off)")
+    _add_zoom(
+        p,
+        None,
+        "small cards: a second locator pass at this upscale (2 as scan; 1 = off, the "
+        "default with --every-frame)",
+    )
     p.set_defaults(func=cmd_watch)
 
 
-def _add_zoom(p: argparse.ArgumentParser, default: float, text: str) -> None:
+def _add_zoom(p: argparse.ArgumentParser, default: float | None, text: str) -> None:
     """`--zoom`: on by default for photos, off for video, where a second pass at 2x
     would cost four times the first on every frame (`vision/zoom.py`)."""
     p.add_argument("--zoom", type=float, default=default, help=text)
@@ -333,14 +354,25 @@ def _window_available() -> bool:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
+    """Only where the table changed is read (`vision.motion.MotionGate`): a settled
+    change goes through the scan contract (`PhotoScanner`, as `scan --zoom Z` reads the
+    same frame); `--every-frame` runs the live pipeline on every frame."""
     from shanghai.vision.live import LiveTable
-    from shanghai.vision.smoothing import TableTracker
 
-    if args.hold < 0:
-        raise UsageError("--hold must be >= 0 seconds")
+    hold = args.hold if args.hold is not None else (1.0 if args.every_frame else 0.1)
+    if hold < 0 or args.settle < 0:
+        raise UsageError("--hold and --settle must be >= 0 seconds")
+    if args.cache_reads and not args.every_frame:
+        raise UsageError("--cache-reads goes with --every-frame")
+    if args.zoom is None:
+        args.zoom = 1.0 if args.every_frame else 2.0
     rules = _rules(args)
-    pipeline = _pipeline(args, rules, video=True)
-    live = LiveTable(pipeline, TableTracker(hold_seconds=args.hold))
+    pipeline = _pipeline(args, rules, video=args.every_frame)
+    live = (
+        LiveTable.every_frame(pipeline, hold)
+        if args.every_frame
+        else LiveTable.gated(_settled_reader(pipeline, args, rules), hold, args.settle)
+    )
     show = args.show and _window_available()
     if args.show and not show:
         print("shanghai: no display here; watching without a window", file=sys.stderr)
@@ -366,6 +398,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if count == 0:
         raise UsageError(f"{args.source}: no frames")
+    print(f"shanghai: {count} frames; the models read {live.reads} of them", file=sys.stderr)
     cache = pipeline.models.read_cache
     if cache is not None and cache.hits + cache.misses:
         total = cache.hits + cache.misses
@@ -375,6 +408,20 @@ def cmd_watch(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return EXIT_OK
+
+
+def _settled_reader(
+    pipeline: CardPipeline, args: argparse.Namespace, rules: Rules | None
+) -> Callable[[Any], TableSnapshot]:
+    """A settled frame read by the scan contract, as `shanghai scan` reads a photo."""
+    scanner = PhotoScanner(pipeline.models)
+    seats = args.seats or 1
+    zones = _zones(args)
+
+    def read(frame: Any) -> TableSnapshot:
+        return scanner.scan(frame, rules=rules, kind=PhotoKind.TABLE, seats=seats, zones=zones)
+
+    return read
 
 
 def _show(image: Any) -> bool:

@@ -1,9 +1,14 @@
 """Live view: the table state of a stream of frames, and the server-side camera.
 
-The table state comes from `shanghai.vision.smoothing.TableTracker`, the same smoother
-`shanghai watch` uses: cards are followed by position, so a card missed or misread in
-one frame does not change the state, and the state is "stable" once it has held for
-`hold_seconds` (setting `live_hold_seconds`).
+`LiveSession` is one live view (a websocket, the server camera): `shanghai watch`'s
+`vision.live.LiveTable` with its change gate (`vision.motion.MotionGate`), so a frame
+like the last one scanned is not scanned again, a frame in motion (a hand over the
+table) keeps the last cards, and a change is scanned once it has held still for a frame.
+The table state comes from `shanghai.vision.smoothing.TableTracker`: cards are followed
+by position, so a card missed or misread in one frame does not change the state, and
+the state is "stable" once it has held for `hold_seconds` (setting `live_hold_seconds`).
+Each update names the frame its card boxes belong to (`LiveUpdate.frame`, the sender's
+frame id), so a page draws a label only on the picture it was read from.
 
 `CameraFeed` reads a camera index or a video file with OpenCV in a thread, scans a few
 frames a second with the app's scanner, and keeps the latest overlay and state.
@@ -18,7 +23,10 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from shanghai.vision.arrays import Frame
 from shanghai.vision.images import encode_jpeg
+from shanghai.vision.live import LiveTable, settled_tracker
+from shanghai.vision.motion import Look, MotionGate
 from shanghai.vision.scan import ScanInputError
 from shanghai.vision.smoothing import SmoothedState, TableTracker
 from shanghai.vision.snapshot import PhotoKind, TableSnapshot
@@ -28,17 +36,12 @@ from .scanning import CardScanner, ScannerUnavailableError
 from .schemas import CameraStatus, LiveUpdate
 from .views.scans import detected_public
 
-__all__ = ["CameraFeed", "live_update", "new_tracker", "observe"]
+__all__ = ["CameraFeed", "LiveSession", "live_update", "new_tracker"]
 
 
 def new_tracker(hold_seconds: float) -> TableTracker:
     """The table state of one live view (a websocket or the server camera)."""
     return TableTracker(hold_seconds=hold_seconds)
-
-
-def observe(tracker: TableTracker, result: TableSnapshot, timestamp: float) -> SmoothedState:
-    """Feed one frame's cards to the tracker."""
-    return tracker.update(result.cards, timestamp)
 
 
 def live_update(
@@ -56,6 +59,46 @@ def live_update(
     )
 
 
+class LiveSession:
+    """One live view: frames in (with the sender's ids), `LiveUpdate`s out; the scanner
+    runs only on settled changes (see the module doc). `settle_seconds` and
+    `settle_frames`: how long, and for how many further frames, a change must hold
+    still before it is scanned. `scans` counts the scanner's calls."""
+
+    def __init__(
+        self,
+        scanner: CardScanner,
+        hold_seconds: float,
+        *,
+        settle_seconds: float = 0.0,
+        settle_frames: int = 1,
+    ) -> None:
+        self.scanner = scanner
+        gate = MotionGate(settle_seconds=settle_seconds, settle_frames=settle_frames)
+        self.table = LiveTable(self._scan, settled_tracker(hold_seconds), gate)
+        self._read_id: int | None = None
+
+    @property
+    def scans(self) -> int:
+        return self.table.reads
+
+    def _scan(self, frame: Frame) -> TableSnapshot:
+        return self.scanner.scan(frame, kind=PhotoKind.TABLE)
+
+    def update(self, frame: Frame, frame_id: int, timestamp: float) -> LiveUpdate:
+        """Raises what the scanner raises (`ScanInputError`, `ScannerUnavailableError`);
+        the frame is then looked at again when it comes next."""
+        state = self.table.update(frame, timestamp)
+        if state.look is Look.SETTLED:
+            self._read_id = frame_id
+        # The boxes belong to this frame unless it moved since they were read.
+        belongs = frame_id if state.look is not Look.MOVING else self._read_id
+        height, width = frame.shape[:2]
+        return live_update(
+            frame_id if belongs is None else belongs, width, height, state.snapshot, state.smoothed
+        )
+
+
 class CameraFeed:
     """A server-side camera (`--camera 0`) or video file (looped), scanned in a thread."""
 
@@ -65,7 +108,7 @@ class CameraFeed:
         self.source = source
         self.scanner = scanner
         self.period = 1.0 / fps
-        self.tracker = new_tracker(hold_seconds)
+        self.session = LiveSession(scanner, hold_seconds, settle_seconds=0.2)
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -134,16 +177,21 @@ class CameraFeed:
 
     def _process(self, frame: npt.NDArray[np.uint8]) -> None:
         self.frames += 1
-        result = TableSnapshot(frame.shape[1], frame.shape[0], (), ())
+        update = live_update(self.frames, frame.shape[1], frame.shape[0], _EMPTY, _NOTHING)
+        result: TableSnapshot | None = None
         if self.recognition is None:
             try:
-                result = self.scanner.scan(frame, kind=PhotoKind.TABLE)
+                update = self.session.update(frame, self.frames, time.monotonic())
+                result = self.session.table.last
             except ScannerUnavailableError as exc:
                 self.recognition = str(exc)
             except ScanInputError as exc:
                 self.error = str(exc)
-        state = observe(self.tracker, result, time.monotonic())
-        jpeg = encode_jpeg(EVIDENCE_OVERLAY.annotate(frame, result))
-        update = live_update(self.frames, frame.shape[1], frame.shape[0], result, state)
+        shown = result if result is not None and update.frame == self.frames else None
+        jpeg = encode_jpeg(EVIDENCE_OVERLAY.annotate(frame, shown or _EMPTY))
         with self._lock:
             self._jpeg, self._update = jpeg, update
+
+
+_EMPTY = TableSnapshot(0, 0, (), ())
+_NOTHING = SmoothedState((), changed=False, stable=False, stable_for=0.0, stability=0.0)

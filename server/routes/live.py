@@ -1,10 +1,10 @@
 """Live view: `/api/live/ws` takes frames from the browser's camera and answers each with
-the cards read (boxes for the overlay) and the stable table state; `/api/live/camera...`
+the cards read (boxes for the overlay, and the frame they belong to) and the stable
+table state; `/api/live/camera...`
 serves the server-side camera (`shanghai serve --camera 0` or a video file)."""
 
 from __future__ import annotations
 
-import functools
 import json
 import time
 
@@ -13,12 +13,11 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.requests import HTTPConnection
 
 from shanghai.vision.scan import ScanInputError
-from shanghai.vision.snapshot import PhotoKind, TableSnapshot
 
 from ..deps import ScannerDep, SettingsDep
 from ..errors import ApiError
 from ..images import decode_upload
-from ..live import CameraFeed, live_update, new_tracker, observe
+from ..live import CameraFeed, LiveSession
 from ..scanning import ScannerUnavailableError
 from ..schemas import CameraStatus, LiveUpdate, error_responses
 
@@ -28,12 +27,18 @@ WS_TRY_AGAIN_LATER = 1013
 
 @router.websocket("/ws")
 async def live_socket(websocket: WebSocket, scanner: ScannerDep, settings: SettingsDep) -> None:
-    """Send each frame as a binary message (JPEG/PNG/WebP); each answer is a JSON
-    `LiveUpdate`, or `{"error", "status"}` for a frame that cannot be used. Send the text
-    `reset` to forget the table state. Closes with 1013 when recognition is unavailable."""
+    """Send each frame as a binary message (JPEG/PNG/WebP), optionally after the text
+    `{"frame": N}` naming it (ids count up from 1 otherwise); each answer is a JSON
+    `LiveUpdate` whose `frame` is the frame its card boxes belong to: the frame just sent,
+    or while the picture moves (a hand over the table), the earlier one the cards were
+    read from. A frame like the last one scanned is not scanned again (`LiveSession`).
+    `{"error", "status"}` answers a frame that cannot be used. Send the text `reset` to
+    forget the table state, `stop` to end (answered `{"stopped": true}`, then closed).
+    Closes with 1013 when recognition is unavailable."""
     await websocket.accept()
-    tracker = new_tracker(settings.live_hold_seconds)
+    session = LiveSession(scanner, settings.live_hold_seconds)
     frame = 0
+    named: int | None = None
     try:
         while True:
             message = await websocket.receive()
@@ -41,14 +46,27 @@ async def live_socket(websocket: WebSocket, scanner: ScannerDep, settings: Setti
                 return
             data = message.get("bytes")
             if data is None:
-                if (message.get("text") or "").strip() == "reset":
-                    tracker = new_tracker(settings.live_hold_seconds)
+                text = (message.get("text") or "").strip()
+                if text == "reset":
+                    session = LiveSession(scanner, settings.live_hold_seconds)
                     await websocket.send_json({"reset": True})
+                elif text == "stop":
+                    await websocket.send_json({"stopped": True})
+                    await websocket.close(code=1000, reason="stopped")
+                    return
+                elif (frame_id := _frame_id(text)) is not None:
+                    named = frame_id
                 else:
                     await websocket.send_json(
-                        {"error": "send frames as binary messages, or 'reset'", "status": 400}
+                        {
+                            "error": 'send frames as binary messages, {"frame": N}, '
+                            "'reset' or 'stop'",
+                            "status": 400,
+                        }
                     )
                 continue
+            frame = named if named is not None else frame + 1
+            named = None
             try:
                 image = await run_in_threadpool(
                     decode_upload,
@@ -56,25 +74,36 @@ async def live_socket(websocket: WebSocket, scanner: ScannerDep, settings: Setti
                     max_bytes=settings.max_upload_bytes,
                     max_pixels=settings.max_image_pixels,
                 )
-                result: TableSnapshot = await run_in_threadpool(
-                    functools.partial(scanner.scan, image.bgr, kind=PhotoKind.TABLE)
-                )
+                update = await run_in_threadpool(session.update, image.bgr, frame, time.monotonic())
             except ScanInputError as exc:
-                await websocket.send_json({"error": str(exc), "status": 422})
+                await websocket.send_json({"error": str(exc), "status": 422, "frame": frame})
                 continue
             except ApiError as exc:
-                await websocket.send_json({"error": exc.detail, "status": exc.status})
+                await websocket.send_json(
+                    {"error": exc.detail, "status": exc.status, "frame": frame}
+                )
                 continue
             except ScannerUnavailableError as exc:
                 await websocket.send_json({"error": str(exc), "status": 503})
                 await websocket.close(code=WS_TRY_AGAIN_LATER, reason="recognition unavailable")
                 return
-            frame += 1
-            state = observe(tracker, result, time.monotonic())
-            update = live_update(frame, image.width, image.height, result, state)
             await websocket.send_text(json.dumps(update.model_dump(mode="json")))
     except WebSocketDisconnect:
         return
+
+
+def _frame_id(text: str) -> int | None:
+    """N of a `{"frame": N}` message (a whole number from 0 up), else None."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or set(data) != {"frame"}:
+        return None
+    value = data["frame"]
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**53:
+        return None
+    return value
 
 
 def _camera(connection: HTTPConnection) -> CameraFeed:

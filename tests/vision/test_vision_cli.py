@@ -200,8 +200,10 @@ def test_watch_prints_the_stable_state(
 ) -> None:
     video = tmp_path / "table.avi"
     writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (320, 240))
+    image = np.full((240, 320, 3), 60, np.uint8)
+    cv2.rectangle(image, (100, 60), (200, 180), (230, 230, 230), -1)  # not one plain colour
     for _ in range(30):
-        writer.write(np.full((240, 320, 3), 60, np.uint8))
+        writer.write(image)
     writer.release()
     assert main(["watch", str(video), "--variant", "shanghai", "--hold", "0.5", "--json"]) == 0
     lines = [json.loads(x) for x in capsys.readouterr().out.strip().splitlines()]
@@ -221,14 +223,18 @@ def test_photo_passes_are_on_for_photos_off_for_video_and_checked(
     writer.write(np.zeros((48, 64, 3), np.uint8))
     writer.release()
     assert main(["watch", str(video), "--json"]) == 0
-    assert main(["watch", str(video), "--json", "--cache-reads"]) == 0
+    assert main(["watch", str(video), "--json", "--every-frame"]) == 0
+    assert main(["watch", str(video), "--json", "--every-frame", "--cache-reads"]) == 0
     assert ZOOMS == [
         (2.0, True, False),
         (1.0, True, False),
+        (2.0, True, False),  # settled frames: read as a photo is
         (1.0, False, False),
         (1.0, False, True),
     ]
     capsys.readouterr()
+    assert main(["watch", str(video), "--cache-reads"]) == 2
+    assert "--cache-reads goes with --every-frame" in capsys.readouterr().err
     assert main(["scan", str(photo), "--zoom", "0.5"]) == 2
     assert "--zoom must be >= 1" in capsys.readouterr().err
 

@@ -1,0 +1,171 @@
+"""Where the table changed: a cheap look at each live frame that decides whether the
+models need to run at all.
+
+A card table is still most of the time. `MotionGate.look` shrinks each frame to a small
+grey picture (`width` pixels wide, about a millisecond at 1280x720) and compares it, cell
+by cell, with two others: the picture the cards were last read from (the reference) and
+the first picture of the current still spell. A cell has changed when at least
+`min_pixels` of its small pixels moved by more than `threshold` grey levels, once the
+best global gain and offset (a camera's exposure drifting) and a shift of a pixel or
+two (a hand-held phone) are taken out. Sensor noise averages away in the shrinking.
+
+The first frame is read at once; after that, the verdict (`Look`) is one of:
+- `still`: the picture is as it was read: keep the reads, run no model.
+- `moving`: it differs from the reference and has not held still for `settle_seconds`
+  (and `settle_frames`): a hand over the table, a card being laid. Keep the last cards;
+  the ones under the hand are still there.
+- `settled`: it differs from the reference and has held still: read it (then `accept`
+  it as the new reference).
+
+`changed_cells` says where (a boolean grid), for callers that read only there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from .arrays import Frame
+
+__all__ = ["Look", "MotionGate", "Verdict", "small_grey"]
+
+Small = npt.NDArray[np.float32]
+"""(h, w) float32 grey picture, `MotionGate.width` wide."""
+
+
+class Look(StrEnum):
+    STILL = "still"
+    MOVING = "moving"
+    SETTLED = "settled"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    look: Look
+    changed_cells: npt.NDArray[np.bool_]
+    """(rows, cols): cells that differ from the reference (all True before any read)."""
+
+    @property
+    def changed_share(self) -> float:
+        return float(self.changed_cells.mean()) if self.changed_cells.size else 0.0
+
+
+def small_grey(frame: Frame, width: int) -> Small:
+    """The frame shrunk to `width` pixels wide (area average), grey, float32."""
+    h, w = frame.shape[:2]
+    height = max(1, round(h * width / max(w, 1)))
+    small = cv2.resize(frame, (width, height), interpolation=cv2.INTER_AREA)
+    if small.ndim == 3:
+        small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    return small.astype(np.float32)
+
+
+def _aligned(reference: Small, current: Small, max_shift: float) -> Small:
+    """`reference` moved by the global shift between the two (up to `max_shift` small
+    pixels each way) and matched to `current`'s exposure (gain and offset)."""
+    if max_shift > 0:
+        (dx, dy), _response = cv2.phaseCorrelate(reference, current)
+        if 0.05 < max(abs(dx), abs(dy)) <= max_shift:
+            move = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
+            h, w = reference.shape
+            moved = cv2.warpAffine(
+                reference, move, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+            )
+            reference = np.asarray(moved, dtype=np.float32)
+    mean_ref, mean_cur = float(reference.mean()), float(current.mean())
+    spread = float(((reference - mean_ref) ** 2).mean())
+    cross = float(((reference - mean_ref) * (current - mean_cur)).mean())
+    gain = cross / spread if spread > 1e-3 else 1.0
+    gain = min(max(gain, 0.7), 1.4)
+    out: Small = (reference - mean_ref) * gain + mean_cur
+    return out
+
+
+@dataclass
+class MotionGate:
+    """See the module doc. Feed every frame to `look` with its time (seconds); after
+    reading a `settled` frame, call `accept`."""
+
+    width: int = 160
+    """Small picture width (pixels); 160 is 8x smaller than a 1280x720 frame."""
+    cell: int = 8
+    """Cell side in small pixels (64 frame pixels at 1280 wide: about half a card)."""
+    threshold: float = 14.0
+    """Grey levels a small pixel must move by to count."""
+    min_pixels: int = 2
+    """Small pixels over `threshold` that make a cell changed."""
+    settle_seconds: float = 0.2
+    """How long the picture must hold still after a change before it is read."""
+    settle_frames: int = 1
+    """How many frames after the first of a still spell must agree with it as well (for
+    sparse frames, such as a browser's few a second, where time alone says little)."""
+    max_shift: float = 1.5
+    """Largest global shift (small pixels) taken out as camera jitter, not change."""
+    patience: float = 3.0
+    """A picture that never holds still is read anyway this often (seconds), so a camera
+    that shakes all the time still shows cards."""
+    _reference: Small | None = None
+    _spell: Small | None = None
+    _spell_since: float = 0.0
+    _spell_frames: int = 0
+    _last_read: float | None = None
+    _current: Small | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.width < 16 or self.cell < 1 or self.min_pixels < 1 or self.settle_frames < 0:
+            raise ValueError("need width >= 16, cell >= 1, min_pixels >= 1, settle_frames >= 0")
+        if self.threshold <= 0 or self.settle_seconds < 0 or self.patience <= 0:
+            raise ValueError("need threshold > 0, settle_seconds >= 0, patience > 0")
+
+    def changed(self, reference: Small, current: Small) -> npt.NDArray[np.bool_]:
+        """(rows, cols) cells of `current` that differ from `reference`."""
+        if reference.shape != current.shape:
+            return self._grid(current, True)
+        diff = np.abs(current - _aligned(reference, current, self.max_shift))
+        over = (diff > self.threshold).astype(np.float32)
+        h, w = over.shape
+        rows, cols = -(-h // self.cell), -(-w // self.cell)
+        padded = np.zeros((rows * self.cell, cols * self.cell), np.float32)
+        padded[:h, :w] = over
+        counts = padded.reshape(rows, self.cell, cols, self.cell).sum(axis=(1, 3))
+        return np.asarray(counts >= self.min_pixels, dtype=np.bool_)
+
+    def _grid(self, current: Small, value: bool) -> npt.NDArray[np.bool_]:
+        h, w = current.shape
+        return np.full((-(-h // self.cell), -(-w // self.cell)), value, np.bool_)
+
+    def look(self, frame: Frame, timestamp: float) -> Verdict:
+        current = small_grey(frame, self.width)
+        self._current = current
+        if self._spell is None or self.changed(self._spell, current).any():
+            self._spell, self._spell_since, self._spell_frames = current, timestamp, 0
+        else:
+            self._spell_frames += 1
+        settled = (
+            timestamp - self._spell_since >= self.settle_seconds
+            and self._spell_frames >= self.settle_frames
+        )
+        if self._reference is None:  # nothing read yet: read the first frame at once
+            return Verdict(Look.SETTLED, self._grid(current, True))
+        cells = self.changed(self._reference, current)
+        if not cells.any():  # as it was read: whatever moved has left it as it was
+            return Verdict(Look.STILL, cells)
+        if settled:
+            return Verdict(Look.SETTLED, cells)
+        if self._last_read is not None and timestamp - self._last_read >= self.patience:
+            return Verdict(Look.SETTLED, cells)
+        return Verdict(Look.MOVING, cells)
+
+    def accept(self, timestamp: float) -> None:
+        """The last frame looked at was read: it is the new reference."""
+        self._reference = self._current
+        self._last_read = timestamp
+
+    def reset(self) -> None:
+        """Forget everything (a new video, a camera moved)."""
+        self._reference = self._spell = self._current = None
+        self._last_read = None
