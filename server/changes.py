@@ -192,9 +192,13 @@ def _revert(session: Session, change: RoundChange, by: str) -> None:
     hand.updated_at = dt.datetime.now(dt.UTC)
 
 
-def undo_last(session: Session, state: GameState, by: str | None) -> RoundChange:
-    """Undo the game's latest change not undone yet: 409 when there is none, when another
-    request undid it at the same time, or when the round no longer allows it."""
+def undo_last(
+    session: Session, state: GameState, by: str | None, expected: int | None = None
+) -> RoundChange:
+    """Undo the game's latest change not undone yet (if `expected` is given, only if it is
+    that change): 409 when there is none, when it is another (the game changed since the
+    person looked), when another request undid it at the same time, or when the round no
+    longer allows it."""
     change = session.scalar(
         select(RoundChange)
         .where(RoundChange.game_id == state.game.id, RoundChange.undone_at.is_(None))
@@ -203,6 +207,13 @@ def undo_last(session: Session, state: GameState, by: str | None) -> RoundChange
     )
     if change is None:
         raise ApiError(409, "nothing to undo: no change of this game is left to take back")
+    if expected is not None and change.id != expected:
+        raise ApiError(
+            409,
+            f"the last change is no longer the one shown (another device changed the game "
+            f"meanwhile): now it is round {change.round_number}'s {change.kind} of "
+            f"{change.player.name}; look again",
+        )
     who = author(by)
     claimed = session.execute(
         update(RoundChange)

@@ -51,6 +51,7 @@ __all__ = [
     "SheetRound",
     "Text",
     "UndoPublic",
+    "UndoRequest",
     "UnprocessablePublic",
     "ValidationIssue",
     "VariantPublic",
@@ -371,6 +372,14 @@ class RoundPublic(BaseModel):
 
 class ChangeRequest(BaseModel):
     by: Author | None = AuthorField
+
+
+class UndoRequest(ChangeRequest):
+    change: Id | None = Field(
+        default=None,
+        description="the change the person saw as the last one: undone only if it still is "
+        "(409 otherwise: another device changed the game meanwhile)",
+    )
 
 
 class ChangeHand(BaseModel):

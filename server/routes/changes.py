@@ -12,7 +12,14 @@ from sqlalchemy.orm import selectinload
 from ..changes import reopen_game, undo_last
 from ..deps import SessionDep, StateDep, WriteStateDep, load_state
 from ..models import SQL_INT_MAX, RoundChange
-from ..schemas import ChangePublic, ChangeRequest, GamePublic, UndoPublic, error_responses
+from ..schemas import (
+    ChangePublic,
+    ChangeRequest,
+    GamePublic,
+    UndoPublic,
+    UndoRequest,
+    error_responses,
+)
 from ..views.changes import change_public
 from ..views.games import game_public
 
@@ -43,15 +50,15 @@ def read_changes(
 
 
 @router.post("/undo", response_model=UndoPublic, responses=error_responses(404, 409, 422))
-def undo(
-    state: WriteStateDep, session: SessionDep, body: ChangeRequest | None = None
-) -> UndoPublic:
+def undo(state: WriteStateDep, session: SessionDep, body: UndoRequest | None = None) -> UndoPublic:
     """Undo the game's latest change not undone yet (a hand entered or corrected, a buy
     or its take-back, a reopening), in any round, finished game or not: the round is put
     back as that change found it, and the change is marked undone, by whom and when.
-    Repeated, it walks further back. 409: nothing left to undo, or the round no longer
-    allows it (e.g. the hand was entered again since)."""
-    change = undo_last(session, state, body.by if body else None)
+    Repeated, it walks further back. With `change` (the last change as the person saw
+    it), only that change is undone. 409: nothing left to undo, the last change is another
+    (changed meanwhile), or the round no longer allows it (e.g. the hand was entered
+    again since)."""
+    change = undo_last(session, state, body.by if body else None, body.change if body else None)
     return UndoPublic(
         undone=change_public(change), game=game_public(load_state(session, state.game))
     )

@@ -33,7 +33,7 @@ function changeControls(game) {
   let pending = null;
   const undoAsk = askBox("undo-ask", "Undo the last change?", "", "Yes, undo it", async () => {
     try {
-      const answer = await api("POST", `/api/games/${game.id}/undo`, { by: prefs.by() });
+      const answer = await api("POST", `/api/games/${game.id}/undo`, { by: prefs.by(), change: pending.id });
       undoAsk.hidden = true;
       toast(`Undone: ${answer.undone.summary}.`);
       await route();

@@ -123,7 +123,16 @@ def test_correcting_a_finished_game(
     wait_for_text(page, "#undo-ask", "Cy bought (buy 1) (by Ann's phone")
     page.click("#undo-ask .cancel-ask")
     assert not page.locator("#undo-ask").is_visible()
-    for undone in ("Cy bought", "Bob's hand corrected"):
+    # another device changes the game while the question is open: refused, in words
+    page.click("#undo-last")
+    wait_for_text(page, "#undo-ask", "Cy bought")
+    other = page.request.post(
+        f"{server.url}/api/games/{game}/rounds/2/buys", data={"player": 0, "by": "Bob's phone"}
+    )
+    assert other.status == 201
+    page.click("#undo-ask .confirm-yes")
+    wait_for_text(page, "#change-error", "The last change is no longer the one shown")
+    for undone in ("Ann bought", "Cy bought", "Bob's hand corrected"):
         page.click("#undo-last")
         wait_for_text(page, "#undo-ask", undone)
         with page.expect_response(lambda r: r.url.endswith("/undo")) as answer:

@@ -169,3 +169,33 @@ def test_0003_downgrades_with_the_corrections(database_url: str) -> None:
     ]
     assert "slot" not in tables.tables["buys"].c
     engine.dispose()
+
+
+def test_0004_keeps_who_corrected_and_downgrades(database_url: str, settings: Settings) -> None:
+    engine = _at_0002(database_url)
+    game = _store_a_0002_game(engine)
+    with TestClient(create_app(settings)) as client:  # to the latest: 0003, then 0004
+        fixed = client.put(f"/api/games/{game}/rounds/1/hands/1", json={"cards": "7h", "by": "Cy"})
+        assert fixed.status_code == 200, fixed.text
+        history = client.get(f"/api/games/{game}/changes").json()
+        # the hands stored before have no history; the correction made now has one
+        assert [(c["kind"], c["by"], c["player"]) for c in history] == [("corrected", "Cy", "Bob")]
+        assert client.post(f"/api/games/{game}/undo").json()["undone"]["id"] == history[0]["id"]
+        assert client.get(f"/api/games/{game}/sheet").json()["rounds"][0]["edited"] is True
+    tables = MetaData()
+    tables.reflect(engine)
+    corrections = tables.tables["hand_corrections"]
+    with engine.connect() as db:
+        authors = db.execute(select(corrections.c.author).order_by(corrections.c.id)).scalars()
+        assert list(authors) == [None, None, None, None, "Cy", "host"]
+    config = alembic_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0003")
+    tables = MetaData()
+    tables.reflect(engine)
+    assert "round_changes" not in tables.tables
+    assert "author" not in tables.tables["hand_corrections"].c
+    with engine.connect() as db:
+        assert db.scalar(select(func.count()).select_from(tables.tables["hand_corrections"])) == 6
+    engine.dispose()

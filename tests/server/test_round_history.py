@@ -62,7 +62,12 @@ def test_undo_walks_back(client: TestClient, make_game: GameMaker) -> None:
     client.delete(f"/api/games/{game}/rounds/1/buys", params={"player": 1, "by": "Bob"})
     client.put(f"/api/games/{game}/rounds/1/hands/0", json={"cards": "7h Kd"})
 
-    undone = client.post(f"/api/games/{game}/undo", json={"by": "Ann"})
+    changes = client.get(f"/api/games/{game}/changes").json()
+    # undo says which change it means: another one (the game changed since) is refused
+    stale = client.post(f"/api/games/{game}/undo", json={"change": changes[-2]["id"]})
+    assert stale.status_code == 409
+    assert stale.json()["detail"].startswith("the last change is no longer the one shown")
+    undone = client.post(f"/api/games/{game}/undo", json={"by": "Ann", "change": changes[-1]["id"]})
     assert undone.status_code == 200, undone.text
     body = undone.json()
     assert body["undone"]["kind"] == "corrected" and body["undone"]["undone_by"] == "Ann"
