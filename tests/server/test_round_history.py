@@ -4,9 +4,16 @@ change undone (walking back), a finished game reopened; the sheet marks edited r
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
+from typing import Any
 
+import httpx
+import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
+
+from shanghai.server import changes
 
 GameMaker = Callable[..., int]
 
@@ -147,3 +154,39 @@ def test_rename_a_game(client: TestClient, make_game: GameMaker) -> None:
     assert client.patch(f"/api/games/{game}", json={"name": "x" * 101}).status_code == 422
     assert client.patch(f"/api/games/{game}", json={}).status_code == 422
     assert client.patch("/api/games/999", json={"name": "a"}).status_code == 404
+
+
+def test_two_undos_of_one_change_at_once(
+    app: FastAPI, client: TestClient, make_game: GameMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two devices undo the change they both saw: the first is held while it reverts it,
+    the second is sent meanwhile; one undoes it, the other is told the game changed."""
+    game = make_game()
+    client.post(f"/api/games/{game}/rounds/1/hands", json={"player": 0, "cards": "7h"})
+    client.put(f"/api/games/{game}/rounds/1/hands/0", json={"cards": "7h Kd"})
+    seen = client.get(f"/api/games/{game}/changes").json()[-1]["id"]
+    held, released = threading.Event(), threading.Event()
+    revert = changes._revert
+
+    def held_revert(*args: Any) -> None:
+        revert(*args)
+        if not held.is_set():
+            held.set()
+            released.wait(2.0)  # a correct server makes the second wait: nothing releases
+
+    monkeypatch.setattr(changes, "_revert", held_revert)
+    racing = TestClient(app, raise_server_exceptions=False)
+    answers: list[httpx.Response] = []
+    undo = f"/api/games/{game}/undo"
+    first = threading.Thread(
+        target=lambda: answers.append(racing.post(undo, json={"change": seen}))
+    )
+    first.start()
+    assert held.wait(30)
+    answers.append(racing.post(undo, json={"change": seen}))
+    released.set()
+    first.join(30)
+    assert sorted(a.status_code for a in answers) == [200, 409], [a.text for a in answers]
+    history = client.get(f"/api/games/{game}/changes").json()
+    assert [c["undone_at"] is not None for c in history] == [False, True]
+    assert client.get(f"/api/games/{game}/rounds/1").json()["hands"][0]["cards"] == ["7h"]
