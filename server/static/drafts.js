@@ -36,12 +36,15 @@ const drafts = {
     }
   },
 
-  // The game's drafts of rounds before `round`: all confirmed by now, so dropped.
-  dropBefore(gameId, round) {
+  // The game's drafts of rounds before `round`: all confirmed by now, so dropped; but a
+  // correction being made of a round already played (`fixN`) is kept with `keepFixes`
+  // (past rounds can be corrected at any time).
+  dropBefore(gameId, round, keepFixes = false) {
     const start = `${this.prefix}${gameId}.`;
     try {
       for (let i = localStorage.length - 1; i >= 0; i--) {
         const key = localStorage.key(i);
+        if (keepFixes && key && /\.fix\d+$/.test(key)) continue;
         if (key && key.startsWith(start) && Number(key.slice(start.length).split(".")[0]) < round) {
           localStorage.removeItem(key);
         }

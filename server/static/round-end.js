@@ -18,7 +18,7 @@ function roundPanel(game, round) {
   const key = `${game.id}/${round.number}`;
   if (roundEnd.key !== key) {
     roundEnd = { key, editors: {}, fixes: {}, table: drafts.load(tableDraftKey(game, round)) };
-    drafts.dropBefore(game.id, round.number);
+    drafts.dropBefore(game.id, round.number, true);
   }
   roundEnd.game = game;
   roundEnd.round = round;

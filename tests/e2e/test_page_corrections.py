@@ -97,6 +97,16 @@ def test_correcting_a_finished_game(
     assert buys[2]["used"] == 1
     page.screenshot(path=str(screenshots / f"past-round-{size}.png"), full_page=True)
     assert violations(page) == []
+    # a correction begun is kept on the device: to the table and back, it is still there
+    page.locator("#player-2 .correct").click()
+    page.locator("#player-2 .cards-input").fill("Kd 5s")
+    page.click("#nav-table")
+    page.wait_for_selector("#undo-last", timeout=TIMEOUT)
+    page.click("a.round-link:text-is('2')")
+    page.wait_for_selector("#past-round", timeout=TIMEOUT)
+    assert page.locator("#player-2 .cards-input").input_value() == "Kd 5s"
+    page.locator("#player-2 .cancel-fix").click()
+    assert page.locator("#player-2 .correct").is_visible()
 
     # the sheet marks round 2 edited; the mark shows its history
     page.click("#nav-sheet")
