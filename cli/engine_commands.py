@@ -59,6 +59,7 @@ def _add_rules_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, help="players at the table (deck set-up); default 4")
     p.add_argument("--json", action="store_true", help="one JSON object (per photo, one a line)")
     p.add_argument("--models", type=Path, help="folder of the ONNX models for photos")
+    p.add_argument("--deck", help="photos: read with a taught deck (`shanghai deck list`)")
 
 
 def cmd_variants(args: argparse.Namespace) -> int:

@@ -12,7 +12,14 @@ from collections.abc import Sequence
 
 from shanghai.engine.errors import ShanghaiError
 
-from . import data_commands, engine_commands, serve_command, train_commands, vision_commands
+from . import (
+    data_commands,
+    deck_commands,
+    engine_commands,
+    serve_command,
+    train_commands,
+    vision_commands,
+)
 from .errors import UsageError
 
 EXIT_BAD_INPUT = 2
@@ -33,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve_command.register(sub)
     train_commands.register(sub)
     vision_commands.register(sub)
+    deck_commands.register(sub)
     return parser
 
 

@@ -26,12 +26,14 @@ from typing import Any
 
 from shanghai.engine.scoring import score_hand
 from shanghai.engine.variants import Rules
+from shanghai.vision.deck_store import DeckError
 from shanghai.vision.pipeline import CardPipeline, ModelMissingError
 from shanghai.vision.scan import PhotoKind, PhotoScanner, ScanInputError
 from shanghai.vision.snapshot import TableSnapshot
 from shanghai.vision.sources import SourceError, is_image_path, read_image, timed_frames
 from shanghai.vision.zones import ZoneConfig
 
+from .deck_commands import add_deck_option, deck_head_for
 from .errors import UsageError
 from .rules_options import print_report, report_json, resolve_rules
 
@@ -93,13 +95,16 @@ def _pipeline(
         raise UsageError(str(exc)) from None
 
 
-def photo_scanner(models: str | Path | None = None, *, zoom: float = 2.0) -> PhotoScanner:
-    """The scan contract's scanner for still photos; a missing model is a usage error."""
+def photo_scanner(
+    models: str | Path | None = None, *, zoom: float = 2.0, deck: str | None = None
+) -> PhotoScanner:
+    """The scan contract's scanner for still photos, reading with the taught deck
+    `deck` if named; a missing model or deck is a usage error."""
     if zoom < 1:
         raise UsageError("--zoom must be >= 1 (1 turns the small-card pass off)")
     try:
-        return PhotoScanner.load(models, zoom=zoom)
-    except ModelMissingError as exc:
+        return PhotoScanner.load(models, zoom=zoom, deck=deck_head_for(deck))
+    except (ModelMissingError, DeckError) as exc:
         raise UsageError(str(exc)) from None
 
 
@@ -145,7 +150,7 @@ def _print_photo_json(path: str, result: dict[str, Any], snapshot: TableSnapshot
 
 def score_photos(paths: list[str], rules: Rules, args: argparse.Namespace) -> int:
     """`shanghai score PHOTO...`: each photo is one player's hand; its points."""
-    scanner = photo_scanner(getattr(args, "models", None))
+    scanner = photo_scanner(getattr(args, "models", None), deck=getattr(args, "deck", None))
     status = EXIT_OK
     for path, snapshot in scanned(paths, scanner, rules=rules, kind=PhotoKind.HAND):
         if snapshot is None:
@@ -171,7 +176,7 @@ def score_photos(paths: list[str], rules: Rules, args: argparse.Namespace) -> in
 def check_photos(paths: list[str], rules: Rules, number: int, args: argparse.Namespace) -> int:
     """`shanghai check PHOTO...`: each photo is one player's lay-down; its verdict. Exit
     1 when a lay-down is not legal, 2 when a photo could not be read."""
-    scanner = photo_scanner(getattr(args, "models", None))
+    scanner = photo_scanner(getattr(args, "models", None), deck=getattr(args, "deck", None))
     status = EXIT_OK
     for path, snapshot in scanned(paths, scanner, rules=rules, kind=PhotoKind.LAY_DOWN):
         if snapshot is None:
@@ -218,6 +223,7 @@ def register(sub: Any) -> None:
         "one player's area, or --seats N around the table)",
     )
     _add_zoom(p, 2.0, "small cards: a second locator pass at this upscale (2; 1 = off)")
+    add_deck_option(p)
     p.set_defaults(func=cmd_scan)
 
     p = sub.add_parser("watch", help="live: print the stable table state as it changes")
@@ -320,7 +326,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
     zones = _zones(args)
     if kind is not PhotoKind.TABLE and (seats != 1 or zones is not None):
         raise UsageError("--seats and --zones go with --photo table")
-    scanner = photo_scanner(args.models, zoom=args.zoom)
+    scanner = photo_scanner(args.models, zoom=args.zoom, deck=args.deck)
     overlay = None
     if args.annotate is not None:
         from shanghai.vision.overlay import SnapshotOverlay

@@ -7,7 +7,6 @@ tests override it like any other dependency.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated
 
@@ -17,18 +16,13 @@ from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from shanghai.engine.variant_files import house_rule_dirs
+from shanghai.vision.deck_store import default_data_dir
 
 from .table_code import normalize_code
 
 __all__ = ["Settings", "SettingsDep", "default_data_dir", "get_settings"]
 
 MIB = 1024 * 1024
-
-
-def default_data_dir() -> Path:
-    """`$XDG_DATA_HOME/shanghai`, else `~/.local/share/shanghai` (the user's data folder)."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "shanghai"
 
 
 class Settings(BaseSettings):
@@ -60,6 +54,11 @@ class Settings(BaseSettings):
         description="the address the server listens on; beyond localhost a table code is needed",
     )
     port: int = Field(default=8000, gt=0, lt=65536, description="the port, for the join URL")
+    https: bool = Field(
+        default=False,
+        description="served over HTTPS with a self-signed certificate (a phone's camera "
+        "needs it); the join URL says https",
+    )
     table_code: str | None = Field(
         default=None,
         description="the code phones need when the server listens beyond localhost "

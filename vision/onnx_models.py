@@ -7,7 +7,10 @@ Preprocessing and decoding follow ultralytics 8.4 so results match its `predict`
   confidence filter, class-aware NMS (boxes offset by class x 7680), boxes mapped back
   through the letterbox and clipped.
 - classify: RGB, resize the shortest side to the model size (PIL bilinear, as
-  torchvision does for PIL images), centre crop, /255; the output is probabilities.
+  torchvision does for PIL images), centre crop, /255; the first output is
+  probabilities. A reader may carry a second output, `embedding` (the pooled features
+  entering the head's final Linear, added by `tools/reader_embedding.py`), which a
+  taught deck reads by (`deck_head.DeckHead`); a reader without it still loads.
 
 Class names, input size and task come from the metadata ultralytics writes into the
 ONNX file, so the files carry their own class lists.
@@ -28,9 +31,18 @@ from PIL import Image
 from .arrays import Frame
 from .detections import Detections
 
-__all__ = ["Letterbox", "OnnxClassifier", "OnnxDetector", "letterbox", "nms"]
+__all__ = [
+    "EMBEDDING_OUTPUT",
+    "Letterbox",
+    "OnnxClassifier",
+    "OnnxDetector",
+    "letterbox",
+    "nms",
+]
 
 MAX_WH = 7680.0
+EMBEDDING_OUTPUT = "embedding"
+"""Name of a reader's optional second output: (N, D) pooled features."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +213,9 @@ class OnnxClassifier:
         batch = shape[0]
         self.max_batch = batch if isinstance(batch, int) and batch > 0 else 256
         self.input_name = self.session.get_inputs()[0].name
+        outputs = [o.name for o in self.session.get_outputs()]
+        self.output_names = [outputs[0]] + [n for n in outputs[1:] if n == EMBEDDING_OUTPUT]
+        """The probabilities' output, then the embedding's when the reader has one."""
 
     def preprocess(self, crop: Frame) -> npt.NDArray[np.float32]:
         rgb = Image.fromarray(cv2.cvtColor(crop, cv2.COLOR_BGR2RGB))
@@ -212,11 +227,34 @@ class OnnxClassifier:
         rgb = rgb.crop((left, top, left + self.size, top + self.size))
         return np.asarray(rgb, dtype=np.float32).transpose(2, 0, 1) / 255.0
 
+    @property
+    def has_embedding(self) -> bool:
+        """Whether the reader gives its pooled features too (`EMBEDDING_OUTPUT`)."""
+        return len(self.output_names) > 1
+
     def __call__(self, crops: list[Frame]) -> npt.NDArray[np.float32]:
         """(N, classes) probabilities for N BGR crops."""
+        return self._run(crops, embed=False)[0]
+
+    def read(
+        self, crops: list[Frame]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32] | None]:
+        """(N, classes) probabilities and (N, D) embeddings (None when the reader has no
+        `embedding` output)."""
+        return self._run(crops, embed=self.has_embedding)
+
+    def _run(
+        self, crops: list[Frame], *, embed: bool
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32] | None]:
         if not crops:
-            return np.zeros((0, len(self.names)), np.float32)
-        out = []
+            width = self.session.get_outputs()[1].shape[1] if embed else 0
+            size = width if isinstance(width, int) else 0
+            return np.zeros((0, len(self.names)), np.float32), (
+                np.zeros((0, size), np.float32) if embed else None
+            )
+        wanted = self.output_names if embed else self.output_names[:1]
+        probs_out: list[npt.NDArray[np.float32]] = []
+        embed_out: list[npt.NDArray[np.float32]] = []
         for start in range(0, len(crops), self.max_batch):
             chunk = crops[start : start + self.max_batch]
             blob = np.stack([self.preprocess(c) for c in chunk])
@@ -224,6 +262,9 @@ class OnnxClassifier:
                 blob = np.concatenate(
                     [blob, np.zeros((self.max_batch - len(chunk), *blob.shape[1:]), np.float32)]
                 )
-            (probs,) = self.session.run(None, {self.input_name: blob})
-            out.append(probs[: len(chunk)])
-        return np.concatenate(out).astype(np.float32)
+            outputs = self.session.run(wanted, {self.input_name: blob})
+            probs_out.append(outputs[0][: len(chunk)])
+            if embed:
+                embed_out.append(outputs[1][: len(chunk)])
+        probs = np.concatenate(probs_out).astype(np.float32)
+        return probs, (np.concatenate(embed_out).astype(np.float32) if embed else None)

@@ -9,6 +9,7 @@ loaded models, so many images cost one model load.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,6 +20,8 @@ from shanghai.engine.variants import Rules
 
 from .arrays import Frame
 from .crops import square_crop
+from .deck_head import DeckHead, reader_fingerprint
+from .deck_store import DeckError
 from .model_files import ModelFiles, ModelMissingError
 from .onnx_models import OnnxClassifier, OnnxDetector
 from .read_cache import ReadCache
@@ -77,6 +80,7 @@ class CardModels:
         min_read: float | None = None,
         turned: bool = True,
         read_cache: ReadCache | None = None,
+        deck: DeckHead | None = None,
     ) -> None:
         files = ModelFiles.load(models_dir)
         self.files = files
@@ -93,7 +97,29 @@ class CardModels:
         self.turned = turned
         self.read_cache = read_cache
         """Reads carried between the frames of one live video (`read_cache.ReadCache`)."""
+        self.deck: DeckHead | None = None
+        """A taught deck's reading (`deck_head.DeckHead`), applied in `classify`."""
         self.name = f"{files.detector.name} + {files.reader.name}"
+        if deck is not None:
+            self.use_deck(deck)
+
+    def use_deck(self, deck: DeckHead | None) -> None:
+        """Read with a taught deck's head (None: the shipped reading alone). Refuses a
+        head fitted on another reader, or a reader without its `embedding` output."""
+        if deck is not None:
+            if not self.reader.has_embedding:
+                raise DeckError(
+                    f"{self.files.reader.name} has no embedding output, which a taught deck "
+                    "reads by (tools/reader_embedding.py adds it)"
+                )
+            if deck.reader != self.reader_fingerprint:
+                raise DeckError("the deck was adapted for another reader model: enrol it again")
+        self.deck = deck
+
+    @functools.cached_property
+    def reader_fingerprint(self) -> str:
+        """`deck_head.reader_fingerprint` of the reader file (a taught head's key)."""
+        return reader_fingerprint(self.files.reader)
 
     @property
     def sure_read(self) -> float:
@@ -125,12 +151,34 @@ class CardModels:
         the crop turned half a turn. A corner index is printed both ways up (top-left
         upright, bottom-right upside down), so both views are real looks of the same
         index; on 1,200 validation crops the mean reads 0.890 right against 0.868 for
-        one view (reader of the third CPU candidate), at twice the reader's cost."""
-        probabilities = self.reader(crops)
+        one view (reader of the third CPU candidate), at twice the reader's cost. With a
+        taught deck (`use_deck`), its head reads the cards it enrolled
+        (`deck_head.DeckHead.apply`): the one place a deck changes a reading."""
+        if self.deck is None:
+            probabilities = self.reader(crops)
+            if self.turned and crops:
+                half_turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
+                probabilities = ((probabilities + self.reader(half_turned)) / 2).astype(np.float32)
+            return probabilities.astype(np.float32)
+        probabilities, features = self.features(crops)
+        return self.deck.apply(probabilities, features, self.reader.names)
+
+    def features(
+        self, crops: list[Frame]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """(N, classes) shipped probabilities and (N, D) reader embeddings, each the
+        mean over the crop and its half turn with `turned` (as `classify`): what a taught
+        deck's head is fitted on and reads."""
+        probabilities, features = self.reader.read(crops)
+        if features is None:
+            raise DeckError(f"{self.files.reader.name} has no embedding output")
         if self.turned and crops:
             half_turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
-            probabilities = ((probabilities + self.reader(half_turned)) / 2).astype(np.float32)
-        return probabilities.astype(np.float32)
+            turned_probabilities, turned_features = self.reader.read(half_turned)
+            assert turned_features is not None
+            probabilities = ((probabilities + turned_probabilities) / 2).astype(np.float32)
+            features = ((features + turned_features) / 2).astype(np.float32)
+        return probabilities, features
 
     def read(
         self, frame: Frame, rules: Rules | None = None
@@ -213,6 +261,7 @@ class CardPipeline:
         min_read: float | None = None,
         turned: bool = True,
         cache_reads: bool = False,
+        deck: DeckHead | None = None,
     ) -> CardPipeline:
         """`zoom`: the small-card second pass for still photos (`zoom.ZoomPass`, and with
         it the half-size pass for large cards, `SHRINK`); 1 for live video, where each
@@ -220,7 +269,7 @@ class CardPipeline:
         (`CardModels.classify`); off for live video too. `min_read`: the read floor
         (default: the models' own, `model_files.ModelFiles`). `cache_reads`: carry
         reads of still indices from frame to frame (`read_cache.ReadCache`), for one
-        live video stream only."""
+        live video stream only. `deck`: a taught deck's reading (`deck_head.DeckHead`)."""
         models = CardModels(
             models_dir,
             threads=threads,
@@ -228,6 +277,7 @@ class CardPipeline:
             min_read=min_read,
             turned=turned,
             read_cache=ReadCache() if cache_reads else None,
+            deck=deck,
         )
         return cls(models, Reconstructor(rules, players, zones, role))
 

@@ -32,6 +32,7 @@ import numpy.typing as npt
 from shanghai.engine.variants import Rules
 
 from .arrays import Box, Frame
+from .deck_head import DeckHead
 from .image_checks import ImageQuality, ScanInputError, assess, check_size
 from .pipeline import CardPipeline, FrameReads
 from .reconstruct import Reconstructor
@@ -84,10 +85,15 @@ class PhotoScanner:
         zoom: float = 2.0,
         min_read: float | None = None,
         sure: float | None = None,
+        deck: DeckHead | None = None,
     ) -> PhotoScanner:
         """Models for still photos: the small-card zoom pass and two reads per index
-        (`CardPipeline.load`). Raises `pipeline.ModelMissingError` without models."""
-        pipeline = CardPipeline.load(models_dir, threads=threads, zoom=zoom, min_read=min_read)
+        (`CardPipeline.load`), read with a taught deck's head if given. Raises
+        `pipeline.ModelMissingError` without models, `deck_store.DeckError` for a deck
+        the models cannot read with."""
+        pipeline = CardPipeline.load(
+            models_dir, threads=threads, zoom=zoom, min_read=min_read, deck=deck
+        )
         return cls(pipeline.models, sure)
 
     @property

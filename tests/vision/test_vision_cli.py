@@ -64,6 +64,7 @@ def fake_models(monkeypatch: pytest.MonkeyPatch, mini_table: Any) -> None:
         min_read: float | None = None,
         turned: bool = True,
         cache_reads: bool = False,
+        deck: Any = None,
     ) -> Any:
         ZOOMS.append((zoom, turned, cache_reads))
         return _FakePipeline(table, Reconstructor(rules, players, zones, role), cache_reads)

@@ -1,0 +1,153 @@
+"""`shanghai deck enroll | list | remove`: teach the scanner your own deck.
+
+    shanghai deck enroll NAME --labels FILE.csv [--family standard|rook] [--models DIR]
+    shanghai deck list [--json]
+    shanghai deck remove NAME
+
+`enroll` reads photos of the real cards lying apart, labelled in a CSV (rows
+`image,cards`: a photo, relative to the CSV, and the cards in it in any order), finds
+and matches every card (`vision.deck_enrol`), adapts the reading to the deck, and stores
+the deck in the data folder (`vision.deck_store.decks_dir`), replacing a deck of the same
+name; bad input names the photo and the card and stores nothing. `scan`, `score` and
+`check` read photos with a taught deck through `--deck NAME` (`deck_head_for`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from shanghai.engine.cards import DeckFamily
+from shanghai.vision.deck_head import DeckHead
+from shanghai.vision.deck_store import DeckError, DeckStore
+
+from .errors import UsageError
+
+__all__ = ["add_deck_option", "deck_head_for", "register"]
+
+STAGES = {"photos": "finding cards", "crops": "reading crops", "fit": "fitting the head"}
+
+
+def add_deck_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--deck", help="read with a taught deck (`shanghai deck list`)")
+
+
+def deck_head_for(name: str | None, store: DeckStore | None = None) -> DeckHead | None:
+    """The adapted reading of a stored deck by name (None: no deck); a usage error for
+    a deck that is not stored or not adapted."""
+    if not name:
+        return None
+    try:
+        deck = (store or DeckStore()).get(name)
+        return deck.head()
+    except DeckError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def register(sub: Any) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "deck", help="teach the scanner your own deck (enroll, list, remove)"
+    )
+
+    def usage(args: argparse.Namespace) -> int:
+        parser.print_help()
+        return 0
+
+    parser.set_defaults(func=usage)
+    deck_sub = parser.add_subparsers(dest="deck_command", parser_class=type(parser))
+    p = deck_sub.add_parser("enroll", help="enrol a deck from labelled photos of its cards")
+    p.add_argument("name", help="the deck's name (letters, digits, '_', '.', '-')")
+    p.add_argument("--labels", type=Path, required=True, help="CSV of rows image,cards")
+    p.add_argument(
+        "--family",
+        choices=[f.value for f in DeckFamily],
+        default=DeckFamily.STANDARD.value,
+        help="deck family (standard: 52 cards and jokers; rook: 1-14 in four colours and the bird)",
+    )
+    p.add_argument("--models", type=Path, help="folder of the ONNX models (default: shipped)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_enroll)
+    p = deck_sub.add_parser("list", help="the decks taught here")
+    p.add_argument("--json", action="store_true", help="one JSON array")
+    p.set_defaults(func=cmd_list)
+    p = deck_sub.add_parser("remove", help="forget a taught deck")
+    p.add_argument("name")
+    p.set_defaults(func=cmd_remove)
+
+
+def cmd_enroll(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from shanghai.vision.deck_enrol import enrol, read_labels
+    from shanghai.vision.pipeline import CardPipeline, ModelMissingError
+
+    store = DeckStore()
+    try:
+        photos = read_labels(args.labels)
+        models = CardPipeline.load(args.models).models
+    except (DeckError, ModelMissingError) as exc:
+        raise UsageError(str(exc)) from None
+    bars: dict[str, Any] = {}
+
+    def progress(stage: str, done: int, total: int) -> None:
+        if args.quiet:
+            return
+        bar = bars.get(stage)
+        if bar is None:
+            bar = bars[stage] = tqdm(total=total, desc=STAGES.get(stage, stage), unit="")
+        bar.update(done - bar.n)
+        if done >= total:
+            bar.close()
+
+    started = time.perf_counter()
+    try:
+        deck = enrol(store, args.name, DeckFamily(args.family), photos, models, progress=progress)
+    except DeckError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        for bar in bars.values():
+            bar.close()
+    seconds = time.perf_counter() - started
+    missing = deck.missing()
+    print(
+        f"deck {deck.name}: {len(deck.cards)} {deck.family} cards enrolled from "
+        f"{deck.photos} photo{'s' if deck.photos != 1 else ''} in {seconds:.0f} s"
+        + (f"; not enrolled (read as shipped): {' '.join(map(str, missing))}" if missing else "")
+    )
+    if deck.read_as:
+        misread = ", ".join(f"{card} (read {read})" for card, read in deck.read_as.items())
+        print(
+            f"matched by elimination, the shipped reader read them otherwise (check their "
+            f"labels): {misread}"
+        )
+    print(f"stored in {deck.folder}")
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    try:
+        decks = DeckStore().decks()
+    except DeckError as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        print(json.dumps([d.to_json() for d in decks], indent=1))
+        return 0
+    if not decks:
+        print("no decks taught yet (shanghai deck enroll NAME --labels FILE.csv)", file=sys.stderr)
+    for deck in decks:
+        state = "" if deck.adapted else " (not adapted: enrol it again)"
+        print(f"{deck.name}  {deck.family}, {len(deck.cards)} cards{state}")
+    return 0
+
+
+def cmd_remove(args: argparse.Namespace) -> int:
+    try:
+        DeckStore().remove(args.name)
+    except DeckError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"deck {args.name} removed")
+    return 0

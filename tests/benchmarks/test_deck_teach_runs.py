@@ -1,0 +1,30 @@
+"""The deck-teaching benchmark must keep working: run here on one held-out look with a
+few cards enrolled and two test photos; its figures are checked for shape only (never
+for speed or accuracy)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import ModuleType
+
+import pytest
+
+from shanghai.vision.pipeline import models_installed
+
+pytestmark = pytest.mark.skipif(not models_installed(), reason="card models not installed")
+
+
+def test_deck_teaching_benchmark_runs(
+    capsys: pytest.CaptureFixture[str], benchmark_script: Callable[[str], ModuleType]
+) -> None:
+    module = benchmark_script("deck_teach")
+    figures = module.main(["code-caladea"], scenes=2, seed=3, per_photo=3, cards=6)
+    look = figures["code-caladea"]
+    assert look["seconds"] > 0
+    assert look["all_cards"] >= 1
+    for when in ("before", "after"):
+        assert 0.0 <= look[f"all_precision_{when}"] <= 1.0
+        assert 0.0 <= look[f"all_recall_{when}"] <= 1.0
+    out = capsys.readouterr().out
+    assert "enrolled 6 cards from 2 photos" in out
+    assert "before P" in out and "after P" in out and "reader alone" in out

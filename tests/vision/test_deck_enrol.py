@@ -1,0 +1,185 @@
+"""Teaching a deck with the real models on small generated photos: enrol, list, scan
+with the deck, remove; and each kind of bad input with its own message, storing nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from shanghai.cli.main import main
+from shanghai.datasets.deck_photos import enrolment_photos
+from shanghai.datasets.decks import code_looks
+from shanghai.engine.cards import Card, DeckFamily
+from shanghai.vision.deck_enrol import enrol, read_labels
+from shanghai.vision.deck_store import DeckError, DeckStore
+from shanghai.vision.pipeline import CardModels, models_installed
+
+pytestmark = pytest.mark.skipif(not models_installed(), reason="card models not installed")
+
+CARDS = ["7h", "8s", "Kd", "JK", "Ac", "10h"]
+
+
+@pytest.fixture(scope="module")
+def photos(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two photos of three cards each lying apart, and their labels CSV."""
+    look = next(look for look in code_looks() if look.name == "code-classic")
+    folder = tmp_path_factory.mktemp("enrol")
+    return enrolment_photos(
+        look,
+        folder,
+        np.random.default_rng(4),
+        cards=[Card.parse(c) for c in CARDS],
+        per_photo=3,
+        size=(1024, 768),
+    )
+
+
+@pytest.fixture(scope="module")
+def models() -> CardModels:
+    return CardModels()
+
+
+@pytest.fixture
+def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    return tmp_path / "data" / "shanghai" / "decks"
+
+
+def _labels(photos: Path, rows: list[tuple[str, str]]) -> Path:
+    path = photos.parent / "custom.csv"
+    path.write_text("image,cards\n" + "".join(f'{i},"{c}"\n' for i, c in rows))
+    return path
+
+
+def test_enrol_list_scan_with_the_deck_and_remove(
+    photos: Path, data_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["deck", "enroll", "home", "--labels", str(photos), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "deck home: 6 standard cards enrolled from 2 photos" in out
+    assert "not enrolled (read as shipped)" in out
+    deck = DeckStore(data_home).get("home")
+    assert sorted(map(str, deck.cards)) == sorted(CARDS)
+    assert deck.adapted and all(deck.crop_paths(c) for c in deck.cards)
+    assert all(deck.face_path(c).is_file() for c in deck.cards)
+
+    assert main(["deck", "list"]) == 0
+    assert capsys.readouterr().out.startswith("home  standard, 6 cards")
+    assert main(["deck", "list", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert listed[0]["name"] == "home" and listed[0]["adapted"] is True
+    assert set(listed[0]["read_as"]) <= set(CARDS) and len(listed[0]["missing"]) == 53 - 6
+
+    photo = str(photos.parent / "enrol00.jpg")
+    assert main(["scan", photo, "--deck", "home", "--photo", "hand", "--json"]) == 0
+    scanned = json.loads(capsys.readouterr().out)
+    read = {c["card"] for c in scanned["cards"]}
+    assert read & set(CARDS[:3])  # an enrolled card, read with the deck
+    assert not read - set(CARDS[:3])  # and nothing that is not there
+    assert main(["score", photo, "--variant", "shanghai", "--deck", "home", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["points"] > 0
+
+    assert main(["deck", "remove", "home"]) == 0
+    assert DeckStore(data_home).names() == []
+    assert main(["scan", photo, "--deck", "home"]) == 2
+    assert "no deck named 'home'" in capsys.readouterr().err
+
+
+def test_re_enrolling_replaces_the_deck(photos: Path, models: CardModels, tmp_path: Path) -> None:
+    store = DeckStore(tmp_path / "decks")
+    rows = read_labels(photos)
+    enrol(store, "home", DeckFamily.STANDARD, rows, models)
+    deck = enrol(store, "home", DeckFamily.STANDARD, rows[:1], models)
+    assert sorted(map(str, deck.cards)) == sorted(CARDS[:3])
+    assert store.names() == ["home"]
+
+
+def _enrol_error(photos: Path, models: CardModels, tmp_path: Path, rows: list[tuple[str, str]],
+                 family: DeckFamily = DeckFamily.STANDARD) -> str:  # fmt: skip
+    store = DeckStore(tmp_path / "decks")
+    with pytest.raises(DeckError) as caught:
+        enrol(store, "home", family, read_labels(_labels(photos, rows)), models)
+    assert store.names() == []  # nothing stored
+    return str(caught.value)
+
+
+def test_a_label_with_no_card(photos: Path, models: CardModels, tmp_path: Path) -> None:
+    message = _enrol_error(photos, models, tmp_path, [("enrol00.jpg", "7h 8s Kd 2c")])
+    assert "enrol00.jpg: no card found for the label 2c" in message
+
+
+def test_a_card_with_no_label(photos: Path, models: CardModels, tmp_path: Path) -> None:
+    message = _enrol_error(photos, models, tmp_path, [("enrol00.jpg", "7h 8s")])
+    assert "enrol00.jpg: a card found at (" in message and "has no label" in message
+    assert "reads as Kd" in message
+
+
+def test_the_same_card_twice(photos: Path, models: CardModels, tmp_path: Path) -> None:
+    rows = [("enrol00.jpg", "7h 8s Kd"), ("enrol01.jpg", "JK Ac 7h")]
+    message = _enrol_error(photos, models, tmp_path, rows)
+    assert message == "enrol01.jpg: 7h is labelled already in enrol00.jpg"
+    message = _enrol_error(photos, models, tmp_path, [("enrol00.jpg", "7h 7h Kd")])
+    assert message == "enrol00.jpg: 7h is labelled twice in this photo"
+
+
+def test_a_card_of_another_family(photos: Path, models: CardModels, tmp_path: Path) -> None:
+    message = _enrol_error(photos, models, tmp_path, [("enrol00.jpg", "7h 8s 5R")])
+    assert message == "enrol00.jpg: 5R is not a card of a standard deck"
+    message = _enrol_error(photos, models, tmp_path, [("enrol00.jpg", "7h 8s Kd")], DeckFamily.ROOK)
+    assert "7h is not a card of a rook deck" in message
+
+
+def test_a_photo_with_no_card(photos: Path, models: CardModels, tmp_path: Path) -> None:
+    table = np.random.default_rng(0).integers(90, 140, (480, 640, 3), dtype=np.uint8)
+    cv2.imwrite(str(photos.parent / "empty.png"), cv2.GaussianBlur(table, (0, 0), 3))
+    message = _enrol_error(photos, models, tmp_path, [("empty.png", "7h")])
+    assert message.startswith("empty.png: no card found")
+
+
+def test_unreadable_labels_and_photos(photos: Path, models: CardModels, tmp_path: Path) -> None:
+    with pytest.raises(DeckError, match=r"custom.csv row 2 \(enrol00.jpg\): .*Zz"):
+        read_labels(_labels(photos, [("enrol00.jpg", "7h Zz")]))
+    with pytest.raises(DeckError, match="no cards listed"):
+        read_labels(_labels(photos, [("enrol00.jpg", " ")]))
+    with pytest.raises(DeckError, match="cannot read the labels"):
+        read_labels(tmp_path / "nothing.csv")
+    message = _enrol_error(photos, models, tmp_path, [("missing.jpg", "7h")])
+    assert "missing.jpg" in message
+
+
+def test_an_interrupted_enrolment_stores_nothing(
+    photos: Path, models: CardModels, tmp_path: Path
+) -> None:
+    store = DeckStore(tmp_path / "decks")
+    enrol(store, "home", DeckFamily.STANDARD, read_labels(photos)[:1], models)
+
+    def interrupt(stage: str, done: int, total: int) -> None:
+        if stage == "fit" and done == 3:
+            raise KeyboardInterrupt
+
+    rows = read_labels(photos)
+    with pytest.raises(KeyboardInterrupt):
+        enrol(store, "home", DeckFamily.STANDARD, rows, models, progress=interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        enrol(store, "other", DeckFamily.STANDARD, rows, models, progress=interrupt)
+    assert store.names() == ["home"]  # the old deck as it was, no new one
+    assert sorted(map(str, store.get("home").cards)) == sorted(CARDS[:3])
+    assert [p.name for p in store.root.iterdir()] == ["home"]
+
+
+def test_the_cli_reports_bad_input_in_one_line(
+    photos: Path, data_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    labels = _labels(photos, [("enrol00.jpg", "7h 8s Kd 2c")])
+    assert main(["deck", "enroll", "home", "--labels", str(labels), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("shanghai: error: enrol00.jpg: no card found for the label 2c")
+    assert "\n" not in err
+    assert main(["deck", "enroll", "../x", "--labels", str(labels), "--quiet"]) == 2
+    assert "deck name" in capsys.readouterr().err
+    assert main(["deck", "remove", "home"]) == 2
+    assert not data_home.exists() or DeckStore(data_home).names() == []

@@ -1,0 +1,189 @@
+"""A taught deck's head: the reader's embedding output, the head fitted in numpy, and
+how the head changes a reading (only where it is sure, only for enrolled cards)."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from shanghai.vision.crops import CROP_SIZE, square_crop
+from shanghai.vision.deck_head import (
+    ENROL_CONTEXT,
+    ENROL_SIZE,
+    DeckHead,
+    augmented_crops,
+    fit_head,
+    reader_fingerprint,
+)
+from shanghai.vision.deck_store import DeckError
+from shanghai.vision.model_files import default_models_dir
+from shanghai.vision.onnx_models import EMBEDDING_OUTPUT, OnnxClassifier
+from shanghai.vision.pipeline import CardModels, models_installed
+
+ROOT = Path(__file__).resolve().parents[2]
+needs_models = pytest.mark.skipif(not models_installed(), reason="card models not installed")
+
+
+def _crops(n: int, seed: int = 0) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    crops = []
+    for _ in range(n):
+        crop = np.full((64, 64, 3), 235, np.uint8)
+        cv2.putText(crop, str(int(rng.integers(2, 10))), (14, 48), 0, 1.6, (0, 0, 200), 3)
+        crops.append(crop)
+    return crops
+
+
+def _one_output_reader(tmp_path: Path) -> Path:
+    """The shipped reader without its embedding output (as `shanghai train` exports)."""
+    onnx = pytest.importorskip("onnx")
+    model = onnx.load(str(default_models_dir() / "cards-reader.onnx"))
+    kept = [o for o in model.graph.output if o.name != EMBEDDING_OUTPUT]
+    del model.graph.output[:]
+    model.graph.output.extend(kept)
+    nodes = [n for n in model.graph.node if EMBEDDING_OUTPUT not in n.output]
+    del model.graph.node[:]
+    model.graph.node.extend(nodes)
+    path = tmp_path / "one-output.onnx"
+    onnx.save(model, str(path))
+    return path
+
+
+@needs_models
+def test_the_shipped_reader_gives_its_embedding_and_the_same_probabilities(
+    tmp_path: Path,
+) -> None:
+    shipped = OnnxClassifier(default_models_dir() / "cards-reader.onnx")
+    plain = OnnxClassifier(_one_output_reader(tmp_path))
+    assert shipped.has_embedding and not plain.has_embedding
+    crops = _crops(12)
+    probabilities, features = shipped.read(crops)
+    assert features is not None and features.shape == (12, 1280)
+    assert np.array_equal(probabilities, plain(crops))
+    assert np.array_equal(shipped(crops), plain(crops))
+    assert plain.read(crops)[1] is None
+    assert np.array_equal(plain.read(crops)[0], plain(crops))
+
+
+@needs_models
+def test_the_embedding_tool_adds_the_output_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _one_output_reader(tmp_path)
+    spec = importlib.util.spec_from_file_location(
+        "reader_embedding", ROOT / "tools" / "reader_embedding.py"
+    )
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    assert tool.main([str(path)]) == 0
+    assert tool.main([str(path)]) == 0
+    assert "already has" in capsys.readouterr().out
+    assert OnnxClassifier(path).output_names == ["output0", EMBEDDING_OUTPUT]
+
+
+@needs_models
+def test_a_deck_needs_the_embedding_and_its_own_reader(tmp_path: Path) -> None:
+    folder = tmp_path / "models"
+    shutil.copytree(default_models_dir(), folder)
+    shutil.copyfile(_one_output_reader(tmp_path), folder / "cards-reader.onnx")
+    head = _head(["7h", "8h"], reader="whatever")
+    with pytest.raises(DeckError, match="no embedding output"):
+        CardModels(folder, deck=head)
+    with pytest.raises(DeckError, match="another reader"):
+        CardModels(deck=head)
+    models = CardModels(deck=_head(["7h", "8h"], reader=reader_fingerprint(
+        default_models_dir() / "cards-reader.onnx")))  # fmt: skip
+    assert models.deck is not None
+
+
+def _clusters(classes: list[str], per: int, seed: int = 0) -> tuple[np.ndarray, list[str]]:
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(0, 1, (len(classes), 32))
+    x = np.concatenate([c + rng.normal(0, 0.3, (per, 32)) for c in centres]).astype(np.float32)
+    return x, [c for c in classes for _ in range(per)]
+
+
+def _head(classes: list[str], *, kind: str = "logistic", reader: str = "r") -> DeckHead:
+    x, y = _clusters(classes, 20)
+    return fit_head(x, y, kind=kind, reader=reader)
+
+
+@pytest.mark.parametrize("kind", ["prototype", "logistic"])
+def test_a_head_reads_its_enrolled_cards(kind: str) -> None:
+    classes = ["7h", "8h", "JK", "5R"]
+    x, y = _clusters(classes, 30)
+    head = fit_head(x, y, kind=kind, reader="r")
+    test_x, test_y = _clusters(classes, 10)  # same seed: same centres, new draws below
+    noisy = test_x + np.random.default_rng(9).normal(0, 0.1, test_x.shape).astype(np.float32)
+    read = [head.classes[int(i)] for i in head.probabilities(noisy).argmax(axis=1)]
+    assert read == test_y
+
+
+def test_the_head_changes_only_sure_rows_and_only_toward_enrolled_cards() -> None:
+    names = ["7h", "8h", "9h", "JK"]
+    x, y = _clusters(["7h", "8h"], 30)
+    head = fit_head(x, y, kind="logistic", reader="r").with_choice(min_confidence=0.9, mix=1.0)
+    shipped = np.tile(np.array([[0.05, 0.05, 0.1, 0.8]], np.float32), (3, 1))
+    features = np.stack([x[0], x[-1], np.zeros(32, np.float32)])
+    features[2] = (x[0] + x[-1]) / 2  # halfway between the two: not sure of either
+    out = head.apply(shipped, features, names)
+    assert out[0].argmax() == 0 and out[1].argmax() == 1  # read as the enrolled cards
+    assert out[0, 2:].sum() == 0  # all of it on the enrolled cards
+    sure = head.probabilities(features).max(axis=1) >= 0.9
+    assert sure.tolist()[:2] == [True, True]
+    if not sure[2]:
+        assert np.array_equal(out[2], shipped[2])  # the shipped reading stays
+    half = head.with_choice(min_confidence=0.0, mix=0.5).apply(shipped, features, names)
+    assert np.allclose(half.sum(axis=1), 1.0)
+    assert half[0, 3] == pytest.approx(0.4)  # half of the shipped row kept
+
+
+def test_a_head_survives_saving(tmp_path: Path) -> None:
+    head = _head(["Ah", "ROOK"]).with_choice(min_confidence=0.6, mix=0.8)
+    head.save(tmp_path / "head.npz")
+    again = DeckHead.load(tmp_path / "head.npz")
+    assert again.classes == head.classes and again.kind == head.kind
+    assert (again.min_confidence, again.mix, again.reader) == (0.6, 0.8, "r")
+    assert np.array_equal(again.weights, head.weights)
+
+
+def test_bad_heads_are_refused() -> None:
+    head = _head(["Ah", "2h"])
+    with pytest.raises(ValueError, match="head kind"):
+        fit_head(*_clusters(["Ah"], 3), kind="forest")
+    with pytest.raises(ValueError, match="shares"):
+        head.with_choice(min_confidence=1.5, mix=1.0)
+
+
+def test_augmented_crops_start_with_the_runtime_crop() -> None:
+    frame = np.full((300, 300, 3), 200, np.uint8)
+    cv2.putText(frame, "7", (130, 170), 0, 2.0, (0, 0, 180), 4)
+    box = (125.0, 110.0, 175.0, 180.0)
+    wide = square_crop(frame, box, size=ENROL_SIZE, context=ENROL_CONTEXT)
+    views = augmented_crops(wide, np.random.default_rng(0), 6)
+    assert len(views) == 6 and all(v.shape == (CROP_SIZE, CROP_SIZE, 3) for v in views)
+    runtime = square_crop(frame, box).astype(int)
+    assert np.abs(views[0].astype(int) - runtime).mean() < 6  # the same crop, resampled
+    assert all(np.abs(v.astype(int) - runtime).mean() > 0 for v in views[1:])
+
+
+def test_a_crop_far_from_every_enrolled_card_keeps_the_shipped_reading() -> None:
+    """A partly enrolled deck meets cards it never saw: the similarity floor keeps the
+    head from pulling them onto the enrolled cards."""
+    names = ["7h", "8h", "9h"]
+    x, y = _clusters(["7h", "8h"], 30)
+    head = fit_head(x, y, kind="logistic", reader="r")
+    assert head.min_similarity == pytest.approx(float(head.similarity_quantiles[1]))
+    stranger = np.random.default_rng(5).normal(0, 1, (1, 32)).astype(np.float32) * 3
+    shipped = np.array([[0.1, 0.1, 0.8]], np.float32)
+    gated = head.with_choice(min_confidence=0.0, mix=1.0, min_similarity=head.min_similarity)
+    assert not gated.sure(stranger)[0] and gated.sure(x[:1])[0]
+    assert np.array_equal(gated.apply(shipped, stranger, names), shipped)
+    ungated = gated.with_choice(min_confidence=0.0, mix=1.0, min_similarity=-1.0)
+    assert ungated.apply(shipped, stranger, names)[0, 2] == 0  # pulled onto 7h or 8h

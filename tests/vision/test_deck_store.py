@@ -1,0 +1,102 @@
+"""Taught decks on disk: one folder per deck, written whole or not at all."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from shanghai.engine.cards import Card, DeckFamily
+from shanghai.vision.deck_store import (
+    DECK_FILE,
+    DeckError,
+    DeckNotFoundError,
+    DeckStore,
+    decks_dir,
+    default_data_dir,
+    write_deck_file,
+)
+
+
+def _builder(cards: list[str], *, fail: bool = False):  # type: ignore[no-untyped-def]
+    def build(folder: Path) -> None:
+        write_deck_file(
+            folder,
+            name="home",
+            family=DeckFamily.STANDARD,
+            cards=[Card.parse(c) for c in cards],
+            photos=1,
+        )
+        (folder / "crops").mkdir()
+        if fail:
+            raise KeyboardInterrupt
+
+    return build
+
+
+def test_decks_live_in_the_data_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_data_dir() == tmp_path / "shanghai"
+    assert decks_dir() == tmp_path / "shanghai" / "decks"
+    assert DeckStore().root == tmp_path / "shanghai" / "decks"
+    from shanghai.server.settings import Settings
+
+    assert Settings().data_dir == default_data_dir()
+
+
+def test_write_list_get_remove(tmp_path: Path) -> None:
+    store = DeckStore(tmp_path)
+    assert store.names() == []
+    deck = store.write("home", _builder(["JK", "Ah", "2c"]))
+    assert store.names() == ["home"]
+    assert [str(c) for c in deck.cards] == ["2c", "Ah", "JK"]  # deck order
+    assert deck.family is DeckFamily.STANDARD and not deck.adapted
+    assert len(deck.missing()) == 53 - 3
+    assert store.get("home").to_json()["cards"] == ["2c", "Ah", "JK"]
+    store.remove("home")
+    assert store.names() == []
+    with pytest.raises(DeckNotFoundError, match="no deck named 'home'"):
+        store.get("home")
+    with pytest.raises(DeckNotFoundError):
+        store.remove("home")
+
+
+def test_an_interrupted_build_leaves_no_deck_and_keeps_the_old_one(tmp_path: Path) -> None:
+    store = DeckStore(tmp_path)
+    with pytest.raises(KeyboardInterrupt):
+        store.write("home", _builder(["Ah"], fail=True))
+    assert store.names() == []
+    assert list(tmp_path.iterdir()) == []  # no temporary folder left either
+    store.write("home", _builder(["Ah"]))
+    with pytest.raises(KeyboardInterrupt):
+        store.write("home", _builder(["Ks", "Qs"], fail=True))
+    assert [str(c) for c in store.get("home").cards] == ["Ah"]
+    assert [p.name for p in tmp_path.iterdir()] == ["home"]
+
+
+def test_re_enrolling_replaces(tmp_path: Path) -> None:
+    store = DeckStore(tmp_path)
+    store.write("home", _builder(["Ah"]))
+    store.write("home", _builder(["Ks", "Qs"]))
+    assert [str(c) for c in store.get("home").cards] == ["Qs", "Ks"]
+    assert [p.name for p in tmp_path.iterdir()] == ["home"]
+
+
+def test_a_build_that_stores_nothing_is_refused(tmp_path: Path) -> None:
+    store = DeckStore(tmp_path)
+    with pytest.raises(DeckError, match="nothing was enrolled"):
+        store.write("home", lambda folder: None)
+    assert store.names() == []
+
+
+@pytest.mark.parametrize("name", ["", "../up", "a/b", ".hidden", "x" * 41, "sp ace"])
+def test_deck_names_are_plain_folder_names(tmp_path: Path, name: str) -> None:
+    with pytest.raises(DeckError, match="deck name"):
+        DeckStore(tmp_path).write(name, _builder(["Ah"]))
+
+
+def test_a_broken_deck_file_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "home").mkdir()
+    (tmp_path / "home" / DECK_FILE).write_text("{not json")
+    with pytest.raises(DeckError, match=r"deck home: deck\.json is unreadable"):
+        DeckStore(tmp_path).get("home")

@@ -1,0 +1,424 @@
+"""Teach a deck: labelled photos of the real cards -> a stored, adapted deck.
+
+    labels.csv:   image,cards
+                  table1.jpg,"7h 8h 9h JK"
+                  table2.jpg,"Ks Qs"
+
+Each photo (path relative to the CSV) shows the cards of its row lying apart, in any
+order. The shipped locator and reader find every card and its corner indices; the
+found cards are matched to the row's cards by the least-cost assignment on the reader's
+probabilities within the deck's family (`assignment.assign`), so the labels need no
+order and a card the reader misreads still gets its true name (the deck records which:
+`StoredDeck.read_as`, for the person to check). A card the locator cuts in two (a look
+it never saw) is one card: overlapping card boxes are merged, and a second piece may be
+matched as the same card's other corner when the reader agrees. Each labelled card
+keeps its index crops (wide,
+`deck_head.ENROL_CONTEXT`) and the card as found; then `adapt` fits the deck's head on
+augmented crops (`deck_head`). Everything is built in a temporary folder and stored in
+one rename (`deck_store.DeckStore.write`): bad input stores nothing.
+
+Bad input, each named by photo and card: a photo where no card is found, a card found
+with no label or a label with no card found, the same card twice in the deck, a card of
+another deck family, a card that is not a card.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from shanghai.engine.cards import Card, DeckFamily, cards_of_family
+from shanghai.engine.errors import CardParseError
+
+from .arrays import Box, Frame
+from .assignment import assign
+from .crops import CROP_SIZE, square_crop
+from .deck_head import (
+    DEFAULT_KIND,
+    ENROL_CONTEXT,
+    ENROL_SIZE,
+    DeckHead,
+    augmented_crops,
+    fit_head,
+)
+from .deck_store import (
+    CROPS_FOLDER,
+    FACES_FOLDER,
+    HEAD_FILE,
+    DeckError,
+    DeckStore,
+    StoredDeck,
+    write_deck_file,
+)
+from .pipeline import CardModels
+from .readings import family_mask
+from .sources import SourceError, read_image
+
+__all__ = [
+    "EnrolledCard",
+    "LabelledPhoto",
+    "Progress",
+    "adapt",
+    "enrol",
+    "enrol_photo",
+    "enrolled_features",
+    "read_labels",
+]
+
+Progress = Callable[[str, int, int], None]
+"""`progress(stage, done, total)`: `stage` is "photos", "crops" or "fit"."""
+VIEWS_PER_CROP = 24
+"""Augmented views of each enrolled index crop that the head is fitted on."""
+PART_OVERLAP = 0.3
+"""Card boxes overlapping by this share of the smaller one are parts of one card (the
+cards of an enrolment photo lie apart)."""
+SECOND_CORNER = 0.5
+"""Least reader probability of a labelled card for a second found card to be taken as
+another corner of it (a card the locator found in two pieces)."""
+SECOND_COST = 1.0
+"""Extra cost of matching a found card as a second corner rather than a card."""
+INDEX_REACH = 6.0
+"""A lone index (no card box) left unmatched within this many index lengths (about a
+card's length) of a matched card is taken for a mark or a corner of that card whose
+box the locator cut short, not for a card with no label: it is left out, so nothing
+wrong is stored, and a card lying on its own still counts."""
+MIN_MATCH = 1e-4
+"""When a photo holds more or fewer cards than its label, a found card is matched to a
+labelled card only if the reader gives it about this much (with equal counts every card
+is matched, however the reader reads it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LabelledPhoto:
+    """One row of the labels file: a photo and the cards it shows (any order)."""
+
+    path: Path
+    cards: tuple[Card, ...]
+    row: int
+
+
+@dataclass(frozen=True)
+class EnrolledCard:
+    """A labelled card as found in its photo: (K, ENROL_SIZE, ENROL_SIZE, 3) wide index
+    crops, the card's crop (its box), and the shipped reader's best guess for it."""
+
+    card: Card
+    crops: list[Frame]
+    face: Frame | None
+    read_as: str
+
+
+def _no_progress(stage: str, done: int, total: int) -> None:
+    return None
+
+
+def read_labels(path: str | Path) -> list[LabelledPhoto]:
+    """The rows of a labels CSV (`image,cards`; a header row is optional)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DeckError(f"{path}: cannot read the labels ({exc})") from None
+    rows: list[LabelledPhoto] = []
+    for number, row in enumerate(csv.reader(text.splitlines()), start=1):
+        if not row or not any(cell.strip() for cell in row):
+            continue
+        if number == 1 and [c.strip().lower() for c in row[:2]] == ["image", "cards"]:
+            continue
+        if len(row) != 2:
+            raise DeckError(f"{path.name} row {number}: expected two columns, image and cards")
+        image, text_cards = row[0].strip(), row[1].replace(",", " ")
+        cards = []
+        for word in text_cards.split():
+            try:
+                cards.append(Card.parse(word))
+            except CardParseError as exc:
+                raise DeckError(f"{path.name} row {number} ({image}): {exc}") from None
+        if not cards:
+            raise DeckError(f"{path.name} row {number} ({image}): no cards listed")
+        rows.append(LabelledPhoto(path.parent / image, tuple(cards), number))
+    if not rows:
+        raise DeckError(f"{path}: no photos listed (rows are: image,cards)")
+    return rows
+
+
+def check_labels(photos: Sequence[LabelledPhoto], family: DeckFamily) -> None:
+    """Every card belongs to the family and appears once in the whole deck."""
+    allowed = set(cards_of_family(family))
+    seen: dict[Card, Path] = {}
+    problems: list[str] = []
+    for photo in photos:
+        for card in photo.cards:
+            if card not in allowed:
+                problems.append(f"{photo.path.name}: {card} is not a card of a {family} deck")
+            elif card in seen:
+                where = (
+                    "twice in this photo"
+                    if seen[card] == photo.path
+                    else (f"already in {seen[card].name}")
+                )
+                problems.append(f"{photo.path.name}: {card} is labelled {where}")
+            else:
+                seen[card] = photo.path
+    if problems:
+        raise DeckError("; ".join(problems))
+
+
+def _found_cards(
+    models: CardModels, frame: Frame
+) -> tuple[
+    list[list[int]], npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_]
+]:
+    """(per found card, the rows of its indices), (N, 4) index boxes, (M, 4) one box per
+    found card, (M,) whether that box is a card box (else the lone index's own). Cards
+    lie apart, so card boxes that overlap are parts of one card (a look the locator has
+    not seen may come out as a box per half); an index joins the
+    card whose box holds its centre, else it stands for a card of its own (a corner
+    whose card box was not found: `enrol_photo` may match it to a card's second corner)."""
+    index_xyxy, _, card_xyxy = models.locate(frame)
+    boxes = _merged_boxes(card_xyxy)
+    centres = (index_xyxy[:, :2] + index_xyxy[:, 2:]) / 2
+    groups: list[list[int]] = [[] for _ in boxes]
+    orphans = []
+    areas = [(b[2] - b[0]) * (b[3] - b[1]) for b in boxes]
+    for i, (x, y) in enumerate(centres):
+        holders = [g for g, b in enumerate(boxes) if b[0] <= x <= b[2] and b[1] <= y <= b[3]]
+        if holders:
+            groups[min(holders, key=lambda g: areas[g])].append(i)
+        else:
+            orphans.append(i)
+    for i in orphans:
+        groups.append([i])
+        boxes.append(index_xyxy[i].astype(np.float32))
+    kept = [g for g, rows in enumerate(groups) if rows]
+    card_boxes = np.array([boxes[g] for g in kept], np.float32).reshape(-1, 4)
+    boxed = np.array([g < len(groups) - len(orphans) for g in kept], dtype=bool)
+    return [groups[g] for g in kept], index_xyxy, card_boxes, boxed
+
+
+def _box(xyxy: npt.NDArray[np.float32]) -> Box:
+    return (float(xyxy[0]), float(xyxy[1]), float(xyxy[2]), float(xyxy[3]))
+
+
+def _stray(
+    g: int, boxes: npt.NDArray[np.float32], boxed: npt.NDArray[np.bool_], matched: set[int]
+) -> bool:
+    """A lone index (no card box) within `INDEX_REACH` of a matched card: a mark or a
+    corner of that card, not a card of its own (it is left out, not stored)."""
+    if boxed[g] or not matched:
+        return False
+    box = boxes[g]
+    centre = (box[:2] + box[2:]) / 2
+    reach = INDEX_REACH * float((box[2:] - box[:2]).max())
+    for m in matched:
+        nearest = np.clip(centre, boxes[m, :2], boxes[m, 2:])
+        if float(np.linalg.norm(centre - nearest)) <= reach:
+            return True
+    return False
+
+
+def _merged_boxes(card_xyxy: npt.NDArray[np.float32]) -> list[npt.NDArray[np.float32]]:
+    """Card boxes that overlap (by `PART_OVERLAP` of the smaller) joined into one box."""
+    n = len(card_xyxy)
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for a in range(n):
+        for b in range(a + 1, n):
+            lt = np.maximum(card_xyxy[a, :2], card_xyxy[b, :2])
+            rb = np.minimum(card_xyxy[a, 2:], card_xyxy[b, 2:])
+            inter = float(np.prod(np.clip(rb - lt, 0, None)))
+            small = min(
+                float(np.prod(card_xyxy[a, 2:] - card_xyxy[a, :2])),
+                float(np.prod(card_xyxy[b, 2:] - card_xyxy[b, :2])),
+            )
+            if small > 0 and inter >= PART_OVERLAP * small:
+                parent[root(a)] = root(b)
+    joined: dict[int, list[int]] = {}
+    for i in range(n):
+        joined.setdefault(root(i), []).append(i)
+    return [
+        np.concatenate([card_xyxy[m, :2].min(axis=0), card_xyxy[m, 2:].max(axis=0)]).astype(
+            np.float32
+        )
+        for m in joined.values()
+    ]
+
+
+def enrol_photo(
+    models: CardModels, frame: Frame, photo: LabelledPhoto, family: DeckFamily
+) -> list[EnrolledCard]:
+    """The labelled cards of one photo, each with its crops (raises `DeckError` naming
+    the photo and the card when found cards and labels do not match one to one)."""
+    name = photo.path.name
+    groups, index_xyxy, card_xyxy, boxed = _found_cards(models, frame)
+    if not groups:
+        raise DeckError(f"{name}: no card found (lay the cards apart, face up, in good light)")
+    crops = [square_crop(frame, _box(box)) for box in index_xyxy]
+    # The shipped reading (both views, as scans read), kept to the deck's family and
+    # made shares of one again: a look the reader has not seen is often read as cards
+    # of the other family, and the matching needs its preferences within this one.
+    probabilities = models.features(crops)[0]
+    mask = family_mask(models.reader.names, family)
+    probabilities = np.where(mask[None, :], probabilities, 0.0)
+    probabilities /= np.maximum(probabilities.sum(axis=1, keepdims=True), 1e-12)
+    column = {n: i for i, n in enumerate(models.reader.names)}
+    card_probs = np.stack([probabilities[rows].mean(axis=0) for rows in groups])
+    labels = list(photo.cards)
+    primary = -np.log(np.stack([card_probs[:, column[str(c)]] for c in labels], axis=1) + 1e-9)
+    # As many cards found as labelled: match them all, however the reader reads them.
+    # Otherwise a found card stays unmatched rather than take a label it hardly reads as.
+    leave = 1e6 if len(groups) == len(labels) else -np.log(MIN_MATCH)
+    second = primary + SECOND_COST
+    second[primary > -np.log(SECOND_CORNER)] = np.inf
+    cost = np.concatenate([primary, second], axis=1)
+    matched: dict[int, list[int]] = {}
+    for g, slot in assign(cost.astype(np.float64), leave=float(leave)):
+        matched.setdefault(slot % len(labels), []).append(g)
+    assigned = {g for rows in matched.values() for g in rows}
+    guesses = [models.reader.names[int(p.argmax())] for p in card_probs]
+    problems = []
+    for g in range(len(groups)):
+        if g not in assigned and not _stray(g, card_xyxy, boxed, assigned):
+            box = card_xyxy[g]
+            x, y = int((box[0] + box[2]) / 2), int((box[1] + box[3]) / 2)
+            problems.append(
+                f"{name}: a card found at ({x}, {y}) px has no label (it reads as {guesses[g]})"
+            )
+    for j, card in enumerate(labels):
+        if j not in matched:
+            problems.append(f"{name}: no card found for the label {card}")
+    if problems:
+        found = f"{len(groups)} card{'s' if len(groups) != 1 else ''} found, "
+        raise DeckError("; ".join(problems) + f" ({found}{len(labels)} labelled)")
+    out = []
+    for j, rows in sorted(matched.items()):
+        wide = [
+            square_crop(
+                frame, _box(index_xyxy[i]), size=ENROL_SIZE,
+                context=ENROL_CONTEXT,
+            )
+            for g in rows
+            for i in groups[g]
+        ]  # fmt: skip
+        x0, y0, x1, y1 = (round(float(v)) for v in card_xyxy[rows[0]])
+        face = np.ascontiguousarray(frame[max(y0, 0) : y1, max(x0, 0) : x1])
+        out.append(EnrolledCard(labels[j], wide, face, guesses[rows[0]]))
+    return out
+
+
+def _write_cards(folder: Path, cards: Sequence[EnrolledCard]) -> None:
+    for enrolled in cards:
+        where = folder / CROPS_FOLDER / str(enrolled.card)
+        where.mkdir(parents=True, exist_ok=True)
+        start = len(list(where.glob("*.png")))
+        for k, crop in enumerate(enrolled.crops):
+            cv2.imwrite(str(where / f"{start + k}.png"), crop)
+        if enrolled.face is not None and enrolled.face.size:
+            faces = folder / FACES_FOLDER
+            faces.mkdir(exist_ok=True)
+            cv2.imwrite(str(faces / f"{enrolled.card}.jpg"), enrolled.face)
+
+
+def enrolled_features(
+    deck: StoredDeck,
+    models: CardModels,
+    *,
+    views: int = VIEWS_PER_CROP,
+    seed: int = 0,
+    progress: Progress = _no_progress,
+) -> tuple[npt.NDArray[np.float32], list[str]]:
+    """(N, D) reader features of `views` augmented views of every enrolled crop, and the
+    card name of each row."""
+    rng = np.random.default_rng(seed)
+    samples: list[tuple[Card, Path]] = [
+        (card, path) for card in deck.cards for path in deck.crop_paths(card)
+    ]
+    if not samples:
+        raise DeckError(f"deck {deck.name}: no index crops enrolled")
+    features: list[npt.NDArray[np.float32]] = []
+    labels: list[str] = []
+    for done, (card, path) in enumerate(samples, start=1):
+        wide = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if wide is None:
+            raise DeckError(f"deck {deck.name}: {path.name} of {card} is unreadable")
+        views_of = augmented_crops(np.asarray(wide, np.uint8), rng, views)
+        features.append(models.features(views_of)[1])
+        labels += [str(card)] * len(views_of)
+        progress("crops", done, len(samples))
+    return np.concatenate(features), labels
+
+
+def adapt(
+    deck: StoredDeck,
+    models: CardModels,
+    *,
+    kind: str = DEFAULT_KIND,
+    views: int = VIEWS_PER_CROP,
+    seed: int = 0,
+    progress: Progress = _no_progress,
+) -> DeckHead:
+    """Fit the deck's head on augmented views of its enrolled crops (see `deck_head`);
+    the head is returned, not stored."""
+    features, labels = enrolled_features(deck, models, views=views, seed=seed, progress=progress)
+    return fit_head(
+        features,
+        labels,
+        kind=kind,
+        reader=models.reader_fingerprint,
+        progress=lambda step, steps: progress("fit", step, steps),
+    )
+
+
+def enrol(
+    store: DeckStore,
+    name: str,
+    family: DeckFamily,
+    photos: Sequence[LabelledPhoto],
+    models: CardModels,
+    *,
+    progress: Progress = _no_progress,
+    kind: str = DEFAULT_KIND,
+) -> StoredDeck:
+    """Enrol and adapt a deck from labelled photos, storing it whole (replacing a deck
+    of the same name) or not at all."""
+    check_labels(photos, family)
+    if models.reader.size != CROP_SIZE:
+        raise DeckError(f"the reader reads {models.reader.size}-px crops; decks need {CROP_SIZE}")
+    if not models.reader.has_embedding:
+        raise DeckError(
+            f"{models.files.reader.name} has no embedding output, which a taught deck reads "
+            "by (tools/reader_embedding.py adds it)"
+        )
+
+    def build(folder: Path) -> None:
+        enrolled: list[Card] = []
+        read_as: dict[str, str] = {}
+        for done, photo in enumerate(photos, start=1):
+            try:
+                frame = read_image(photo.path)
+            except SourceError as exc:
+                raise DeckError(str(exc)) from None
+            cards = enrol_photo(models, frame, photo, family)
+            _write_cards(folder, cards)
+            enrolled += [c.card for c in cards]
+            read_as.update({str(c.card): c.read_as for c in cards if c.read_as != str(c.card)})
+            progress("photos", done, len(photos))
+        write_deck_file(
+            folder, name=name, family=family, cards=enrolled, photos=len(photos), read_as=read_as
+        )
+        head = adapt(StoredDeck.read(folder), models, kind=kind, progress=progress)
+        head.save(folder / HEAD_FILE)
+
+    return store.write(name, build)

@@ -1,0 +1,260 @@
+"""Taught decks on disk: one folder per deck under the user's data folder.
+
+    <data folder>/decks/NAME/
+        deck.json           name, deck family, the cards enrolled, the photos they came from
+        crops/CARD/N.png    each enrolled index, cut wider than the reader's crop
+                            (`ENROL_CONTEXT`) so adaptation can turn and scale it
+        faces/CARD.jpg      the card as found in its photo (its box, not straightened)
+        head.npz            the adapted reading (`deck_head.DeckHead`)
+
+The data folder is `default_data_dir()`: the server keeps its database there too
+(`server.settings`), so a deck taught on the command line is the page's deck. A deck is
+written whole or not at all: `DeckStore.write` builds it in a hidden temporary folder
+beside the others and renames it into place, so an interrupted enrolment or adaptation
+leaves no deck (and the deck it was replacing stays as it was until the rename).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from shanghai.engine.cards import Card, DeckFamily, cards_of_family
+
+from .deck_head import DeckHead
+
+__all__ = [
+    "DECK_FILE",
+    "HEAD_FILE",
+    "DeckError",
+    "DeckNotFoundError",
+    "DeckStore",
+    "StoredDeck",
+    "decks_dir",
+    "default_data_dir",
+]
+
+DECKS_FOLDER = "decks"
+DECK_FILE = "deck.json"
+HEAD_FILE = "head.npz"
+CROPS_FOLDER = "crops"
+FACES_FOLDER = "faces"
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
+"""A deck name: a letter or digit, then up to 39 letters, digits, `_`, `.` or `-` (it is
+a folder name on every system, and a word in a URL)."""
+_TEMP_PREFIX = ".partial-"
+STALE_SECONDS = 24 * 3600.0
+"""A temporary folder this old is what a killed build left behind (a live build
+finishes in minutes), so the next build removes it."""
+
+
+class DeckError(ValueError):
+    """A deck cannot be enrolled, stored or used as asked (the message says why)."""
+
+
+class DeckNotFoundError(DeckError):
+    """No deck of that name is stored."""
+
+
+def default_data_dir() -> Path:
+    """`$XDG_DATA_HOME/shanghai`, else `~/.local/share/shanghai` (the user's data folder)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "shanghai"
+
+
+def decks_dir(data_dir: str | Path | None = None) -> Path:
+    """Where decks are stored: `decks/` in the data folder (default `default_data_dir()`)."""
+    return (Path(data_dir) if data_dir is not None else default_data_dir()) / DECKS_FOLDER
+
+
+def check_name(name: str) -> str:
+    if not NAME_PATTERN.fullmatch(name):
+        raise DeckError(
+            f"deck name {name!r}: use up to 40 letters, digits, '_', '.' or '-', "
+            "starting with a letter or digit"
+        )
+    return name
+
+
+def _safe(card: str) -> str:
+    """A card name as a file name (every engine card name is letters and digits)."""
+    if not card.isalnum():
+        raise DeckError(f"not a card name: {card!r}")
+    return card
+
+
+@dataclass(frozen=True, slots=True)
+class StoredDeck:
+    """One stored deck: its folder and what `deck.json` says."""
+
+    name: str
+    family: DeckFamily
+    cards: tuple[Card, ...]
+    """The cards enrolled, in deck order."""
+    photos: int
+    folder: Path
+    read_as: dict[str, str] = field(default_factory=dict)
+    """Enrolled cards the shipped reader read as another card in their photo (card ->
+    its read): matched by elimination, worth a look at the labels."""
+
+    @property
+    def head_path(self) -> Path:
+        return self.folder / HEAD_FILE
+
+    @property
+    def adapted(self) -> bool:
+        return self.head_path.is_file()
+
+    def missing(self) -> list[Card]:
+        """Cards of the family not enrolled (they keep the shipped reading)."""
+        have = set(self.cards)
+        return [c for c in cards_of_family(self.family) if c not in have]
+
+    def head(self) -> DeckHead:
+        """The deck's adapted reading (raises `DeckError` when there is none)."""
+        if not self.adapted:
+            raise DeckError(f"deck {self.name} is not adapted: enrol it again")
+        try:
+            return DeckHead.load(self.head_path)
+        except (OSError, ValueError, KeyError) as exc:
+            raise DeckError(f"deck {self.name}: {HEAD_FILE} is unreadable ({exc})") from None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "family": self.family.value,
+            "cards": [str(c) for c in self.cards],
+            "missing": [str(c) for c in self.missing()],
+            "photos": self.photos,
+            "adapted": self.adapted,
+            "read_as": self.read_as,
+        }
+
+    def crop_paths(self, card: Card) -> list[Path]:
+        return sorted((self.folder / CROPS_FOLDER / _safe(str(card))).glob("*.png"))
+
+    def face_path(self, card: Card) -> Path:
+        return self.folder / FACES_FOLDER / f"{_safe(str(card))}.jpg"
+
+    @classmethod
+    def read(cls, folder: Path) -> StoredDeck:
+        path = folder / DECK_FILE
+        try:
+            data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+            return cls(
+                name=str(data["name"]),
+                family=DeckFamily(data["family"]),
+                cards=tuple(Card.parse(c) for c in data["cards"]),
+                photos=int(data.get("photos", 0)),
+                folder=folder,
+                read_as={str(k): str(v) for k, v in data.get("read_as", {}).items()},
+            )
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise DeckError(f"deck {folder.name}: {path.name} is unreadable ({exc})") from None
+
+
+def write_deck_file(
+    folder: Path,
+    *,
+    name: str,
+    family: DeckFamily,
+    cards: list[Card],
+    photos: int,
+    read_as: dict[str, str] | None = None,
+) -> None:
+    """`deck.json` of a deck being built (cards sorted in the family's deck order)."""
+    order = {card: i for i, card in enumerate(cards_of_family(family))}
+    data = {
+        "name": name,
+        "family": family.value,
+        "cards": [str(c) for c in sorted(cards, key=lambda c: order.get(c, len(order)))],
+        "photos": photos,
+        "read_as": read_as or {},
+    }
+    (folder / DECK_FILE).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
+class DeckStore:
+    """The decks of one data folder (`decks_dir`)."""
+
+    def __init__(self, root: str | Path | None = None) -> None:
+        self.root = Path(root) if root is not None else decks_dir()
+
+    def names(self) -> list[str]:
+        if not self.root.is_dir():
+            return []
+        return sorted(
+            p.name
+            for p in self.root.iterdir()
+            if p.is_dir() and NAME_PATTERN.fullmatch(p.name) and (p / DECK_FILE).is_file()
+        )
+
+    def decks(self) -> list[StoredDeck]:
+        return [self.get(name) for name in self.names()]
+
+    def folder(self, name: str) -> Path:
+        return self.root / check_name(name)
+
+    def get(self, name: str) -> StoredDeck:
+        folder = self.folder(name)
+        if not (folder / DECK_FILE).is_file():
+            known = ", ".join(self.names()) or "none yet"
+            raise DeckNotFoundError(f"no deck named {name!r} (decks: {known})")
+        return StoredDeck.read(folder)
+
+    def remove(self, name: str) -> None:
+        folder = self.folder(name)
+        if not folder.is_dir():
+            raise DeckNotFoundError(f"no deck named {name!r}")
+        shutil.rmtree(folder)
+
+    def write(self, name: str, build: Callable[[Path], None]) -> StoredDeck:
+        """Build a deck with `build(folder)` in a temporary folder, then move it into
+        place, replacing a deck of the same name. If `build` raises (or the process is
+        interrupted), the temporary folder goes and no deck changes."""
+        check_name(name)
+        with self._building(name) as temp:
+            build(temp)
+            if not (temp / DECK_FILE).is_file():
+                raise DeckError(f"deck {name}: nothing was enrolled")
+            final = self.root / name
+            old = None
+            if final.exists():
+                old = Path(tempfile.mkdtemp(prefix=f"{_TEMP_PREFIX}old-{name}-", dir=self.root))
+                os.replace(final, old / name)
+            os.replace(temp, final)
+            if old is not None:
+                shutil.rmtree(old, ignore_errors=True)
+        return self.get(name)
+
+    @contextmanager
+    def _building(self, name: str) -> Iterator[Path]:
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.clean()
+        temp = Path(tempfile.mkdtemp(prefix=f"{_TEMP_PREFIX}{name}-", dir=self.root))
+        try:
+            yield temp
+        finally:
+            if temp.exists():
+                shutil.rmtree(temp, ignore_errors=True)
+
+    def clean(self) -> None:
+        """Remove what a killed build left behind (hidden temporary folders older than
+        `STALE_SECONDS`; an interrupted one removes its own). Another build running now
+        keeps its folder."""
+        if not self.root.is_dir():
+            return
+        now = time.time()
+        for p in self.root.iterdir():
+            stale = p.is_dir() and now - p.stat().st_mtime > STALE_SECONDS
+            if p.name.startswith(_TEMP_PREFIX) and stale:
+                shutil.rmtree(p, ignore_errors=True)
