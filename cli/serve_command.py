@@ -3,7 +3,9 @@
 One command on a fresh machine: the page is up on http://127.0.0.1:8000 with an
 embedded SQLite database in the user's data folder (created and migrated on start).
 Listening beyond localhost (`--host 0.0.0.0`), phones need the table code: it is
-printed at start with the URL a phone opens and that URL's QR code.
+printed at start with the URL a phone opens and that URL's QR code. With `--https` the
+server makes a self-signed certificate on first use (kept in the data folder), so a
+phone's browser can give the page its camera.
 """
 
 from __future__ import annotations
@@ -47,6 +49,12 @@ def register(sub: Any) -> None:
         "digits (default: a new random one at every start)",
     )
     p.add_argument(
+        "--https",
+        action="store_true",
+        help="serve over HTTPS with a self-signed certificate made on first use, so a "
+        "phone's browser lets the page use its camera (each phone accepts it once)",
+    )
+    p.add_argument(
         "--allowed-host",
         metavar="NAME",
         action="append",
@@ -76,6 +84,8 @@ def build_settings(args: argparse.Namespace) -> Any:
         overrides["table_code"] = args.table_code
     if args.allowed_host:
         overrides["allowed_hosts"] = args.allowed_host
+    if getattr(args, "https", False):
+        overrides["https"] = True
     try:
         return Settings(**overrides)
     except ValidationError as exc:
@@ -106,11 +116,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise UsageError(f"cannot open the database: {first_line}") from None
     settings = _with_table_code(settings)
+    cert_file, key_file = _certificate(settings) if settings.https else (None, None)
     app = create_app(settings)
     print(f"shanghai: database {_safe_url(settings.resolved_database_url)}")
-    here = f"http://{'127.0.0.1' if args.host in WILDCARDS else url_host(args.host)}:{args.port}/"
+    scheme = "https" if settings.https else "http"
+    local = "127.0.0.1" if args.host in WILDCARDS else url_host(args.host)
+    here = f"{scheme}://{local}:{args.port}/"
     if settings.table_code is not None and not is_local_bind(args.host):
-        phone = join_url(settings.host, settings.port, settings.table_code)
+        phone = join_url(settings.host, settings.port, settings.table_code, https=settings.https)
         print(
             f"shanghai: table code {format_code(settings.table_code)}: phones need it "
             "(this machine does not)"
@@ -120,8 +133,51 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if args.host not in WILDCARDS:
             here = phone
     print(f"shanghai: open {here} (API docs at {here.split('?')[0]}docs)")
-    uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="info",
+        ssl_certfile=cert_file,
+        ssl_keyfile=key_file,
+    )
     return 0
+
+
+def certificate_names(settings: Any) -> list[str]:
+    """Every name a browser may reach this server by: localhost, the bound address (or,
+    for a wildcard, the machine's LAN address and host name) and `--allowed-host`s."""
+    import socket
+
+    from shanghai.server.lan import WILDCARDS, lan_address
+
+    names = ["localhost", "127.0.0.1", "::1", *settings.allowed_hosts]
+    if settings.host in WILDCARDS:
+        names += [socket.gethostname(), *([lan] if (lan := lan_address()) else [])]
+    else:
+        names.append(settings.host)
+    return names
+
+
+def _certificate(settings: Any) -> tuple[str, str]:
+    """Make or reuse the self-signed certificate; say how a phone accepts it."""
+    from shanghai.server.tls import ensure_certificate, tls_dir
+
+    try:
+        cert = ensure_certificate(tls_dir(settings.data_dir), certificate_names(settings))
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"--https: cannot make the certificate: {exc}") from None
+    print(
+        f"shanghai: HTTPS with a self-signed certificate {'made' if cert.made else 'kept'} "
+        f"in {cert.cert_file.parent} for {', '.join(cert.names)}"
+    )
+    print(
+        "shanghai: each phone's browser warns once that the certificate is not trusted: "
+        "choose Advanced, then proceed (Chrome) or Show details, visit this website "
+        "(Safari). It should show the SHA-256 fingerprint"
+    )
+    print(f"shanghai:   {cert.fingerprint}")
+    return str(cert.cert_file), str(cert.key_file)
 
 
 def _with_table_code(settings: Any) -> Any:

@@ -119,10 +119,11 @@ def url_host(host: str) -> str:
     return f"[{ip}]" if ip is not None and ip.version == 6 else host
 
 
-def join_url(bind_host: str, port: int, code: str) -> str:
+def join_url(bind_host: str, port: int, code: str, *, https: bool = False) -> str:
     """The URL a phone opens: the bound address, or for a wildcard bind the machine's
     LAN address (its host name without one), with the table code."""
     host = bind_host
     if bind_host in WILDCARDS:
         host = lan_address() or socket.gethostname()
-    return f"http://{url_host(host)}:{port}/?code={code}"
+    scheme = "https" if https else "http"
+    return f"{scheme}://{url_host(host)}:{port}/?code={code}"

@@ -267,7 +267,13 @@ def _enter(connection: HTTPConnection, code: str, cookie: str) -> Response:
     target = _clean_path(connection.url.path) + (f"?{urlencode(rest)}" if rest else "")
     response = RedirectResponse(target, status_code=303, headers=_NO_STORE)
     response.set_cookie(
-        cookie, code, max_age=COOKIE_SECONDS, path="/", httponly=True, samesite="strict"
+        cookie,
+        code,
+        max_age=COOKIE_SECONDS,
+        path="/",
+        httponly=True,
+        samesite="strict",
+        secure=connection.url.scheme == "https",
     )
     return response
 

@@ -33,7 +33,7 @@ def _join_url(connection: HTTPConnection, settings: SettingsDep) -> str | None:
     code: str | None = connection.app.state.table_code
     if code is None or not is_loopback_client(connection.scope):
         return None
-    return join_url(settings.host, settings.port, code)
+    return join_url(settings.host, settings.port, code, https=settings.https)
 
 
 @router.get("", response_model=TablePublic)
