@@ -232,7 +232,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--hold",
         type=float,
-        help="seconds a card set must hold before it is the stable state (0.1; 1.0 with "
+        help="seconds a card set must hold before it is the stable state (0: at once; 1.0 with "
         "--every-frame)",
     )
     p.add_argument(
@@ -365,7 +365,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     same frame); `--every-frame` runs the live pipeline on every frame."""
     from shanghai.vision.live import LiveTable
 
-    hold = args.hold if args.hold is not None else (1.0 if args.every_frame else 0.1)
+    hold = args.hold if args.hold is not None else (1.0 if args.every_frame else 0.0)
     if hold < 0 or args.settle < 0:
         raise UsageError("--hold and --settle must be >= 0 seconds")
     if args.cache_reads and not args.every_frame:

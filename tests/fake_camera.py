@@ -47,11 +47,16 @@ def card_frames(cards: list[str], frames: int = 20) -> list[Frame]:
     return out
 
 
-def card_video(path: Path, cards: list[str], frames: int = 20) -> Path:
-    """`card_frames` as a Y4M video (Chromium's fake-camera format)."""
+def card_video(
+    path: Path, cards: list[str], frames: int = 20, then: list[str] | None = None
+) -> Path:
+    """`card_frames` as a Y4M video (Chromium's fake-camera format, 10 frames a second);
+    with `then`, as many frames of those cards follow (a card swapped: Chromium loops the
+    file, so the swap goes back and forth)."""
+    images = card_frames(cards, frames) + (card_frames(then, frames) if then else [])
     with path.open("wb") as out:
         out.write(f"YUV4MPEG2 W{WIDTH} H{HEIGHT} F10:1 Ip A1:1 C420jpeg\n".encode())
-        for image in card_frames(cards, frames):
+        for image in images:
             out.write(b"FRAME\n")
             out.write(cv2.cvtColor(image, cv2.COLOR_BGR2YUV_I420).tobytes())
     return path

@@ -28,10 +28,10 @@ NOTHING_YET = SmoothedState((), changed=False, stable=False, stable_for=0.0, sta
 
 
 def settled_tracker(hold: float) -> TableTracker:
-    """The tracker behind a change gate: each read is of a picture that held still, so
-    one read puts a card on the table or takes it off (`min_hits`, `leave_after` 1);
-    the vote over the window still settles a card's face (a card swapped in place takes
-    over its place's track once most of the recent readings name it)."""
+    """The tracker behind a change gate: each read is of a picture that held still, a
+    fresh account of the table (`LiveTable` drops the tracks at each read), so one read
+    puts a card on the table or takes it off (`min_hits`, `leave_after` 1); the state is
+    stable once its cards have held `hold` seconds."""
     return TableTracker(min_hits=1, leave_after=1, hold_seconds=hold)
 
 
@@ -85,6 +85,8 @@ class LiveTable:
         if look is Look.SETTLED:
             snapshot = self.pipeline(frame)
             self.reads += 1
+            if self.gate is not None:
+                self.tracker.forget_tracks()
             self._last, self._last_frame = snapshot, self.frames
             if self.gate is not None:
                 self.gate.accept(timestamp)

@@ -100,6 +100,12 @@ class TableTracker:
         self._tracks = [t for t in self._tracks if t.present or any(t.seen)]
         return self._state(timestamp)
 
+    def forget_tracks(self) -> None:
+        """Drop every track (the next update starts them afresh) but keep the state's
+        signature and since when, so the same cards seen again stay stable. Behind a
+        change gate each read is of a still picture, a fresh account of the table."""
+        self._tracks = []
+
     def _missed_in_a_row(self, track: _Track) -> bool:
         assert self.leave_after is not None
         recent = list(track.seen)[-self.leave_after :]

@@ -546,13 +546,14 @@ function livePanel(game) {
   const status = el("p", { id: "live-status", class: "muted", text: "Camera off." });
   const seen = el("div", { class: "chips", id: "live-cards" });
   const start = el("button", { id: "start-camera", text: "Start camera", onclick: () => startCamera() });
+  const picker = el("select", { id: "camera-picker", "aria-label": "Camera", hidden: true });
   const serverImg = el("img", { id: "server-camera", alt: "server camera" });
   const serverFrame = el("div", { class: "live", hidden: true }, serverImg);
   // Folded by default on a phone (the hands come first), open on a wider screen; the
   // choice made is kept on this device.
   const panel = el("details", { class: "panel", id: "live-panel", open: prefs.liveOpen() },
     el("summary", { class: "panel-title" }, el("h2", { text: "Live table" })),
-    el("div", { class: "row" }, start), frame, serverFrame, status,
+    el("div", { class: "row" }, start, picker), frame, serverFrame, status,
     el("p", { class: "muted", text: "Cards seen steadily:" }), seen);
   panel.addEventListener("toggle", () => prefs.setLiveOpen(panel.open));
 
@@ -573,78 +574,18 @@ function livePanel(game) {
     live = { stop() { timers.forEach(clearInterval); if (previous) previous.stop(); }, video: null };
   }).catch(() => {});
 
-  async function startCamera() {
-    if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
-      status.textContent = "This browser gives no camera here (the page needs localhost or HTTPS).";
-      return;
-    }
-    let stream;
-    try {
-      stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment", width: 1280 } });
-    } catch (error) {
-      status.textContent = `Camera not available: ${error.message}`;
-      return;
-    }
-    video.srcObject = stream;
-    frame.hidden = false;
-    start.disabled = true;
-    const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/live/ws`);
-    socket.binaryType = "arraybuffer";
-    let waiting = false;
-    const grab = document.createElement("canvas");
-    const timer = setInterval(() => {
-      if (waiting || socket.readyState !== WebSocket.OPEN || !video.videoWidth) return;
-      grab.width = video.videoWidth;
-      grab.height = video.videoHeight;
-      grab.getContext("2d").drawImage(video, 0, 0);
-      waiting = true;
-      grab.toBlob((blob) => blob && blob.arrayBuffer().then((buffer) => socket.send(buffer)), "image/jpeg", 0.8);
-    }, 300);
-    socket.onmessage = (event) => {
-      waiting = false;
-      const update = JSON.parse(event.data);
-      if (update.error) {
-        status.textContent = update.status === 503
-          ? `${update.error}. The camera shows the table; enter cards by text or clicks below.`
-          : update.error;
-        return;
-      }
-      drawOverlay(canvas, update);
-      showSeen(seen, update.stable_cards, update.stable);
-      status.textContent = `${update.cards.length} cards in view${update.stable ? " · steady" : ""}`;
-    };
-    socket.onclose = () => clearInterval(timer);
+  // The browser camera (live.js): the button starts and stops it; the picker changes it.
+  let view = null;
+  async function startCamera(deviceId) {
+    if (view) { view.stop(); view = null; return; }
     const previous = live;
-    live = {
-      video,
-      stop() {
-        clearInterval(timer);
-        socket.close();
-        stream.getTracks().forEach((t) => t.stop());
-        if (previous) previous.stop();
-      },
-    };
+    view = await ShanghaiLive.start({ video, canvas, frame, status, seen, start, picker, deviceId,
+      onRestart: (id) => { view = null; startCamera(id); } });
+    if (!view) return;
+    const own = view;
+    live = { video, stop() { own.stop(); if (previous) previous.stop(); } };
   }
   return panel;
-}
-
-function drawOverlay(canvas, update) {
-  canvas.width = update.width;
-  canvas.height = update.height;
-  const ctx = canvas.getContext("2d");
-  ctx.clearRect(0, 0, canvas.width, canvas.height);
-  ctx.lineWidth = Math.max(2, update.width / 320);
-  ctx.font = `${Math.max(14, update.width / 45)}px system-ui`;
-  for (const card of update.cards) {
-    const [x1, y1, x2, y2] = card.xyxy;
-    ctx.strokeStyle = "#3ddc6a";
-    ctx.strokeRect(x1, y1, x2 - x1, y2 - y1);
-    const label = cardLabel(card.card);
-    ctx.fillStyle = "rgba(0,0,0,.7)";
-    ctx.fillRect(x1, Math.max(0, y1 - 22), ctx.measureText(label).width + 8, 22);
-    ctx.fillStyle = "#fff";
-    ctx.fillText(label, x1 + 4, Math.max(16, y1 - 5));
-  }
 }
 
 function showSeen(box, cards, stable) {

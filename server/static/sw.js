@@ -10,6 +10,7 @@ const SHELL = [
   "/static/style.css",
   "/static/prefs.js",
   "/static/drafts.js",
+  "/static/live.js",
   "/static/app.js",
   "/static/round-end.js",
   "/static/history.js",

@@ -62,7 +62,7 @@ STILL_GAP = 1.6
 """Seconds the busy table holds still between sweeps."""
 SWEEP = 0.8
 """Seconds a hand takes in and out."""
-HOLD = 0.1
+HOLD = 0.0
 """The stable state's hold with the gate (`watch`'s default); 1.0 reading every frame."""
 SKIN = (110, 150, 205)
 

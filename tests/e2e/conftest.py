@@ -145,14 +145,13 @@ def _wait_for_function(
 
 
 @pytest.fixture
-def browser_for(
-    playwright_driver: object, tmp_path: Path
-) -> Iterator[Callable[[list[str]], object]]:
-    """A fresh headless Chromium whose fake camera shows the given cards."""
+def browser_for(playwright_driver: object, tmp_path: Path) -> Iterator[Callable[..., object]]:
+    """A fresh headless Chromium whose fake camera shows the given cards (then, when
+    given, other cards: `fake_camera.card_video`)."""
     browsers: list[object] = []
 
-    def launch(cards: list[str]) -> object:
-        video = card_video(tmp_path / "cards.y4m", cards)
+    def launch(cards: list[str], then: list[str] | None = None) -> object:
+        video = card_video(tmp_path / "cards.y4m", cards, then=then)
         browser = playwright_driver.chromium.launch(  # type: ignore[attr-defined]
             executable_path=chromium_path(),
             args=[*CHROMIUM_ARGS, f"--use-file-for-fake-video-capture={video}"],

@@ -8,9 +8,8 @@ import numpy as np
 import pytest
 
 from shanghai.engine.cards import Card
-from shanghai.vision.live import LiveTable
+from shanghai.vision.live import LiveTable, settled_tracker
 from shanghai.vision.motion import Look, MotionGate
-from shanghai.vision.smoothing import TableTracker
 from shanghai.vision.snapshot import SeenCard, TableSnapshot
 
 FPS = 30.0
@@ -65,7 +64,7 @@ def rng() -> np.random.Generator:
 
 
 def gated(reader: ColourReader) -> LiveTable:
-    return LiveTable(reader, TableTracker(hold_seconds=0.1), MotionGate())
+    return LiveTable.gated(reader, hold=0.0)  # as `watch` reads
 
 
 def test_a_still_table_is_read_once(rng: np.random.Generator) -> None:
@@ -142,7 +141,7 @@ def test_a_picture_that_never_holds_still_is_read_now_and_then(
     rng: np.random.Generator,
 ) -> None:
     reader = ColourReader()
-    live = LiveTable(reader, TableTracker(hold_seconds=0.1), MotionGate(patience=1.0))
+    live = LiveTable(reader, settled_tracker(0.0), MotionGate(patience=1.0))
     frames = [table(["7h"], rng, hand_x=900 + 200 * np.sin(k)) for k in range(75)]
     run(live, frames)
     assert 2 <= reader.calls <= 3
