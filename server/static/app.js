@@ -380,7 +380,7 @@ async function showTable(id) {
   let round = null;
   if (game.current_round) {
     round = await api("GET", `/api/games/${id}/rounds/${game.current_round}`);
-    sections.push(livePanel(game), roundPanel(game, round), buysPanel(game, round));
+    sections.push(livePanel(game), roundPanel(game, round), buysPanel(game, round), roundHistoryFold(game, round.number));
   }
   sections.push(disputePanel(game), gamePanel(game));
   app.replaceChildren(...sections);

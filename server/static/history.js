@@ -152,3 +152,20 @@ function sheetRoundCell(gameId, r) {
     : null;
   return [number, " ", el("span", { class: "contract", text: r.contract || "any melds" }), mark];
 }
+
+// The round in play's history on the table, folded: read each time it is opened.
+function roundHistoryFold(game, number) {
+  const body = el("div", { class: "history-body" });
+  const fold = el("details", { class: "panel", id: "table-history" },
+    el("summary", { class: "panel-title" }, el("h2", { text: `Round ${number}: history` })), body);
+  fold.addEventListener("toggle", async () => {
+    if (!fold.open) return;
+    try {
+      const panel = historyPanel(number, await api("GET", `/api/games/${game.id}/changes?round=${number}`));
+      body.replaceChildren(...[...panel.childNodes].slice(1)); // its list, without the title
+    } catch (error) {
+      body.replaceChildren(el("p", { class: "error", text: error.message }));
+    }
+  });
+  return fold;
+}

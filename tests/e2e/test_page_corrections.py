@@ -163,6 +163,8 @@ def test_correcting_a_finished_game(
     page.wait_for_selector(f'#round-panel[data-game="{game}"]', timeout=TIMEOUT)
     wait_for_text(page, "#round-info", f"Round {last}:")
     assert page.locator("#player-2 .cards-input").input_value() == "Kd"
+    page.locator("#table-history summary").click()
+    wait_for_text(page, "#table-history", "Game reopened: Cy's hand taken back (Kd (10 pts))")
     confirm_last(page, 2, "Kd Qd")
     history = page.request.get(f"{server.url}/api/games/{game}/changes?round={last}").json()
     assert [c["kind"] for c in history][-2:] == ["reopened", "entered"]
