@@ -400,7 +400,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
                 show = _show(overlay.annotate(frame, state.snapshot))
                 if not show:
                     overlay = None
-    except SourceError as exc:
+    except (SourceError, ScanInputError) as exc:
         raise UsageError(str(exc)) from None
     if count == 0:
         raise UsageError(f"{args.source}: no frames")

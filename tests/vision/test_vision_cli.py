@@ -220,8 +220,8 @@ def test_photo_passes_are_on_for_photos_off_for_video_and_checked(
     assert main(["scan", str(photo), "--json"]) == 0
     assert main(["scan", str(photo), "--json", "--zoom", "1"]) == 0
     video = tmp_path / "v.avi"
-    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
-    writer.write(np.zeros((48, 64, 3), np.uint8))
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (96, 72))
+    writer.write(np.zeros((72, 96, 3), np.uint8))
     writer.release()
     assert main(["watch", str(video), "--json"]) == 0
     assert main(["watch", str(video), "--json", "--every-frame"]) == 0
@@ -236,6 +236,13 @@ def test_photo_passes_are_on_for_photos_off_for_video_and_checked(
     capsys.readouterr()
     assert main(["watch", str(video), "--cache-reads"]) == 2
     assert "--cache-reads goes with --every-frame" in capsys.readouterr().err
+    tiny = tmp_path / "tiny.avi"
+    writer = cv2.VideoWriter(str(tiny), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    writer.write(np.zeros((48, 64, 3), np.uint8))
+    writer.release()
+    assert main(["watch", str(tiny)]) == 2  # read as a photo is: too small for a card
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "too small to show a card" in err
     assert main(["scan", str(photo), "--zoom", "0.5"]) == 2
     assert "--zoom must be >= 1" in capsys.readouterr().err
 
