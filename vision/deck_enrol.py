@@ -62,13 +62,16 @@ from .sources import SourceError, read_image
 
 __all__ = [
     "EnrolledCard",
+    "FoundCard",
     "LabelledPhoto",
     "Progress",
     "adapt",
     "enrol",
     "enrol_photo",
     "enrolled_features",
+    "find_cards",
     "read_labels",
+    "store_enrolled",
 ]
 
 Progress = Callable[[str, int, int], None]
@@ -419,6 +422,108 @@ def enrol(
             folder, name=name, family=family, cards=enrolled, photos=len(photos), read_as=read_as
         )
         head = adapt(StoredDeck.read(folder), models, kind=kind, progress=progress)
+        head.save(folder / HEAD_FILE)
+
+    return store.write(name, build)
+
+
+@dataclass(frozen=True)
+class FoundCard:
+    """A card found in a photo with no labels (the page's "Teach a deck", one photo at a
+    time): the shipped reader's best card of the deck's family for it (`proposal`, with
+    its share `confidence`), its wide index crops (as `EnrolledCard.crops`), the card
+    cut out and straightened (`deck_faces.card_cutout`) and its box."""
+
+    proposal: Card
+    confidence: float
+    crops: list[Frame]
+    face: Frame
+    xyxy: Box
+
+    def enrolled(self, card: Card) -> EnrolledCard:
+        """This card enrolled as `card` (the proposal confirmed or corrected)."""
+        return EnrolledCard(card, self.crops, self.face, str(self.proposal))
+
+
+def find_cards(
+    models: CardModels, frame: Frame, family: DeckFamily, *, name: str = "the photo"
+) -> list[FoundCard]:
+    """Every card found in one photo, each with the name the reader proposes within the
+    family, left to right, top to bottom (raises `DeckError` when no card is found). A
+    lone index near a found card is a mark or a corner of it and is left out, as in
+    `enrol_photo`."""
+    from .deck_faces import card_cutout
+
+    groups, index_xyxy, card_xyxy, boxed = _found_cards(models, frame)
+    if not groups:
+        raise DeckError(f"{name}: no card found (lay the cards apart, face up, in good light)")
+    crops = [square_crop(frame, _box(box)) for box in index_xyxy]
+    probabilities = models.features(crops)[0]
+    mask = family_mask(models.reader.names, family)
+    probabilities = np.where(mask[None, :], probabilities, 0.0)
+    probabilities /= np.maximum(probabilities.sum(axis=1, keepdims=True), 1e-12)
+    cards = {g for g in range(len(groups)) if boxed[g]}
+    found = []
+    for g, rows in enumerate(groups):
+        if _stray(g, card_xyxy, boxed, cards):
+            continue
+        shares = probabilities[rows].mean(axis=0)
+        best = int(shares.argmax())
+        wide = [
+            square_crop(frame, _box(index_xyxy[i]), size=ENROL_SIZE, context=ENROL_CONTEXT)
+            for i in rows
+        ]
+        box = _box(card_xyxy[g])
+        found.append(
+            FoundCard(
+                Card.parse(models.reader.names[best]),
+                float(shares[best]),
+                wide,
+                card_cutout(frame, box),
+                box,
+            )
+        )
+    rows_of = max(1.0, float(np.median([c.xyxy[3] - c.xyxy[1] for c in found])))
+    found.sort(key=lambda c: (round(c.xyxy[1] / rows_of), c.xyxy[0]))
+    return found
+
+
+def store_enrolled(
+    store: DeckStore,
+    name: str,
+    family: DeckFamily,
+    cards: Sequence[EnrolledCard],
+    models: CardModels,
+    *,
+    photos: int,
+    progress: Progress = _no_progress,
+    kind: str = DEFAULT_KIND,
+    views: int = VIEWS_PER_CROP,
+) -> StoredDeck:
+    """Store and adapt a deck from cards already named (the page's enrolment: found
+    with `find_cards`, confirmed one by one), whole (replacing a deck of the same name)
+    or not at all: if `progress` raises, nothing is stored."""
+    check_labels([LabelledPhoto(Path(name), tuple(c.card for c in cards), 1)], family)
+    if not cards:
+        raise DeckError(f"deck {name}: no cards to enrol")
+    if not models.reader.has_embedding:
+        raise DeckError(
+            f"{models.files.reader.name} has no embedding output, which a taught deck reads "
+            "by (tools/reader_embedding.py adds it)"
+        )
+
+    def build(folder: Path) -> None:
+        _write_cards(folder, cards)
+        read_as = {str(c.card): c.read_as for c in cards if c.read_as != str(c.card)}
+        write_deck_file(
+            folder,
+            name=name,
+            family=family,
+            cards=[c.card for c in cards],
+            photos=photos,
+            read_as=read_as,
+        )
+        head = adapt(StoredDeck.read(folder), models, kind=kind, views=views, progress=progress)
         head.save(folder / HEAD_FILE)
 
     return store.write(name, build)

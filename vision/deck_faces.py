@@ -1,0 +1,88 @@
+"""A found card as the person teaching a deck sees it: cut out and straightened.
+
+The locator gives each card an axis-aligned box; a card lying a little turned fills it
+with table in the corners. `upright_card` finds the card inside its box (the largest
+region brighter than the table, Otsu's threshold) and turns it upright, portrait, with a
+perspective warp of its least-area rectangle. Where no such region fills most of the box
+(a dark card, a light table), the box itself is kept: never a worse picture than the
+box.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .arrays import Box, Float32Array, Frame
+
+__all__ = ["FACE_HEIGHT", "MARGIN", "card_cutout", "upright_card"]
+
+FACE_HEIGHT = 280
+"""Height of a straightened card (pixels): enough to check its name on a phone."""
+MARGIN = 0.06
+"""Share of the box's side cut around it, so the card's edge lies inside the cut."""
+MIN_FILL = 0.35
+"""Least share of the cut that the card region must cover to be taken for the card."""
+
+
+def card_cutout(frame: Frame, xyxy: Box) -> Frame:
+    """The box with `MARGIN` around it (clipped to the frame), straightened."""
+    x0, y0, x1, y1 = xyxy
+    pad = MARGIN * max(x1 - x0, y1 - y0)
+    h, w = frame.shape[:2]
+    left, top = max(0, round(x0 - pad)), max(0, round(y0 - pad))
+    right, bottom = min(w, round(x1 + pad)), min(h, round(y1 + pad))
+    return upright_card(np.ascontiguousarray(frame[top:bottom, left:right]))
+
+
+def _scaled(image: Frame, height: int = FACE_HEIGHT) -> Frame:
+    h, w = image.shape[:2]
+    if h == 0 or w == 0:
+        return image
+    width = max(1, round(w * height / h))
+    return np.asarray(cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA), np.uint8)
+
+
+def _corners(rect: tuple[tuple[float, float], tuple[float, float], float]) -> Float32Array:
+    """The rectangle's corners as top-left, top-right, bottom-right, bottom-left."""
+    points = cv2.boxPoints(rect).astype(np.float32)
+    sums, diffs = points.sum(axis=1), points[:, 1] - points[:, 0]
+    return np.array(
+        [
+            points[sums.argmin()],
+            points[diffs.argmin()],
+            points[sums.argmax()],
+            points[diffs.argmax()],
+        ],
+        np.float32,
+    )
+
+
+def upright_card(cut: Frame, *, height: int = FACE_HEIGHT) -> Frame:
+    """(height, W, 3) the card in `cut` straightened and in portrait, or `cut` scaled."""
+    if cut.size == 0 or min(cut.shape[:2]) < 8:
+        return cut
+    gray = cv2.GaussianBlur(cv2.cvtColor(cut, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    _, mask = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return _scaled(cut, height)
+    largest = max(contours, key=cv2.contourArea)
+    if cv2.contourArea(largest) < MIN_FILL * cut.shape[0] * cut.shape[1]:
+        return _scaled(cut, height)
+    rect = cv2.minAreaRect(largest)
+    corners = _corners(rect)
+    top = float(np.linalg.norm(corners[1] - corners[0]))
+    side = float(np.linalg.norm(corners[3] - corners[0]))
+    if top < 4 or side < 4:
+        return _scaled(cut, height)
+    if top > side:  # lying across: start from another corner so the card stands up
+        corners = np.roll(corners, -1, axis=0)
+        top, side = side, top
+    width = max(1, round(height * top / side))
+    target = np.array(
+        [[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]], np.float32
+    )
+    warp = cv2.getPerspectiveTransform(corners, target)
+    out = cv2.warpPerspective(cut, warp, (width, height), flags=cv2.INTER_AREA)
+    return np.asarray(out, np.uint8)
