@@ -49,7 +49,7 @@ from shanghai.datasets.layouts import (
     scatter_positions,
 )
 from shanghai.datasets.scene import Rendered
-from shanghai.engine.cards import Card
+from shanghai.engine.cards import Card, DeckFamily
 from shanghai.vision.crops import square_crop
 from shanghai.vision.deck_enrol import LabelledPhoto, enrol, enrol_photo, enrolled_features
 from shanghai.vision.deck_head import SIMILARITY_QUANTILES, DeckHead, fit_head
@@ -291,8 +291,9 @@ def run_look(
         crops = [c for s in scenes for c in s.crops]
         truth = [t for s in scenes for t in s.truth]
         card0 = look.cards()[0]
-        acc_before = reader_accuracy(models, models.classify(crops), truth, card0)
-        acc_after = reader_accuracy(models, taught_models.classify(crops), truth, card0)
+        read_before, read_after = models.classify(crops), taught_models.classify(crops)
+        acc_before = reader_accuracy(models, read_before, truth, card0)
+        acc_after = reader_accuracy(models, read_after, truth, card0)
         print(
             f"\n{look.name} ({look.family}, {len(look.cards())} cards): enrolled "
             f"{len(deck.cards)} cards from {deck.photos} photos ({retakes} retaken), "
@@ -308,6 +309,12 @@ def run_look(
             f"  reader alone on {len(truth)} located indices: before {acc_before:.3f}  "
             f"after {acc_after:.3f}"
         )
+        special = [i for i, t in enumerate(truth) if Card.parse(t).is_suitless]
+        if special:
+            name = "jokers" if look.family is DeckFamily.STANDARD else "Rook birds"
+            jb = reader_accuracy(models, read_before[special], [truth[i] for i in special], card0)
+            ja = reader_accuracy(models, read_after[special], [truth[i] for i in special], card0)
+            print(f"    of which {len(special)} {name}: before {jb:.3f}  after {ja:.3f}")
         if compare:
             compare_heads(models, deck, scenes, seed)
     out = {"seconds": seconds, "reader_before": acc_before, "reader_after": acc_after}
