@@ -15,6 +15,7 @@ from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 from .db import open_database
+from .deck_jobs import TeachDecks
 from .errors import install_error_handlers
 from .evidence import EvidenceKey
 from .lan import is_local_bind, served_hosts
@@ -24,6 +25,7 @@ from .network_guard import NetworkGuardMiddleware
 from .routes import (
     buys,
     changes,
+    decks,
     disputes,
     games,
     history,
@@ -79,6 +81,7 @@ def create_app(settings: Settings | None = None, scanner: CardScanner | None = N
         finally:
             if camera is not None:
                 camera.stop()
+            app.state.decks.jobs.stop_all()
             app.state.database.dispose()
 
     app = FastAPI(
@@ -93,6 +96,7 @@ def create_app(settings: Settings | None = None, scanner: CardScanner | None = N
     app.state.scanner = scanner
     app.state.camera = None
     app.state.table_code = table_code
+    app.state.decks = TeachDecks.open(settings)
 
     install_error_handlers(app)
     # Added last, runs first: security headers on every answer (the 400, 403, 413 and
@@ -120,6 +124,7 @@ def create_app(settings: Settings | None = None, scanner: CardScanner | None = N
         sheets,
         live,
         table,
+        decks,
     ):
         app.include_router(module.router)
 

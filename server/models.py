@@ -38,6 +38,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 __all__ = [
+    "DECK_NAME_LENGTH",
     "GAME_NAME_LENGTH",
     "PLAYER_NAME_LENGTH",
     "SQL_INT_MAX",
@@ -60,6 +61,8 @@ GAME_NAME_LENGTH = 100
 PLAYER_NAME_LENGTH = 60
 VARIANT_NAME_LENGTH = 100
 VARIANT_TITLE_LENGTH = 200
+DECK_NAME_LENGTH = 40
+"""A taught deck's name (`vision.deck_store.NAME_PATTERN`)."""
 SQL_INT_MAX = 2**31 - 1
 """The largest value of an `Integer` column (ids, round numbers, points) on PostgreSQL."""
 
@@ -113,6 +116,9 @@ class Game(Base):
     variant_origin: Mapped[str] = mapped_column(String(20), nullable=False)
     variant_toml: Mapped[str] = mapped_column(Text, nullable=False)
     target_score: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    deck: Mapped[str | None] = mapped_column(String(DECK_NAME_LENGTH), nullable=True)
+    """The taught deck its scans read with (`vision.deck_store`), None: the shipped
+    reading."""
     created_at: Mapped[dt.datetime] = _now()
 
     players: Mapped[list[Player]] = relationship(

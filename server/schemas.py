@@ -11,6 +11,7 @@ from pydantic import AfterValidator, BaseModel, Field, field_validator, model_va
 from .models import GAME_NAME_LENGTH, PLAYER_NAME_LENGTH, SQL_INT_MAX
 
 __all__ = [
+    "DECK_ERRORS",
     "IMAGE_ERRORS",
     "ROUND_ERRORS",
     "Author",
@@ -23,6 +24,13 @@ __all__ = [
     "CheckPublic",
     "CheckRequest",
     "Correction",
+    "DeckAdaptPublic",
+    "DeckCardPublic",
+    "DeckCardRename",
+    "DeckCreate",
+    "DeckName",
+    "DeckPhotoPublic",
+    "DeckPublic",
     "DetectedCardPublic",
     "ErrorPublic",
     "FinishedGamePublic",
@@ -75,6 +83,15 @@ def _storable(text: str) -> str:
 Text = Annotated[str, AfterValidator(_storable)]
 """A string from a request: storable, answerable (see `_storable`)."""
 Id = Annotated[int, Field(ge=1, le=SQL_INT_MAX)]
+DeckName = Annotated[
+    str,
+    Field(
+        pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$",
+        description="a taught deck's name: up to 40 letters, digits, '_', '.' or '-', "
+        "starting with a letter or digit",
+        examples=["home"],
+    ),
+]
 """A row id: positive and within the database's integer column."""
 Seat = Annotated[int, Field(ge=0, le=SQL_INT_MAX, description="seat number, from 0")]
 
@@ -191,6 +208,11 @@ class GameCreate(BaseModel):
     target_score: int | None = Field(
         default=None, ge=1, le=100_000, description="only for variants played to a target"
     )
+    deck: DeckName | None = Field(
+        default=None,
+        description="a taught deck of the variant's family to read the scans with "
+        "(`GET /api/decks`); none: the shipped reading",
+    )
 
     @field_validator("players")
     @classmethod
@@ -250,6 +272,7 @@ class GameSummary(BaseModel):
 class GamePublic(GameSummary):
     variant_origin: str
     target_score: int | None
+    deck: str | None = Field(default=None, description="the taught deck its scans read with")
     player_list: list[PlayerPublic]
     rounds: list[RoundInfo]
     rounds_scored: int
@@ -599,3 +622,73 @@ class CameraStatus(BaseModel):
     frames: int
     error: str | None
     recognition: str | None
+
+
+# --- taught decks ------------------------------------------------------------------------
+
+DECK_ERRORS = error_responses(404, 409, 422)
+"""A route of one deck: unknown deck or card, a conflict (the same card twice, an
+adaptation running), bad input."""
+
+
+class DeckCreate(BaseModel):
+    name: DeckName
+    family: Literal["standard", "rook"] = Field(
+        default="standard",
+        description="standard: 52 cards and the joker; rook: 1-14 in four colours and the bird",
+    )
+
+
+class DeckCardPublic(BaseModel):
+    """A card found in a photo of a deck being taught."""
+
+    id: int
+    proposal: str = Field(description="what the reader read it as, within the deck's family")
+    confidence: float
+    card: str | None = Field(
+        description="the name it will be taught as (none: another card has the proposed name)"
+    )
+    photo: int = Field(description="which photo it was found in, from 1 (0: a stored card)")
+    note: str
+    face_url: str = Field(description="the card cut out and straightened (JPEG)")
+
+
+class DeckAdaptPublic(BaseModel):
+    """An adaptation: `running` with its stage and count, or how it ended."""
+
+    name: str
+    state: Literal["running", "done", "failed", "cancelled"]
+    stage: str = Field(description="photos, crops (reading the enrolled crops) or fit")
+    done: int
+    total: int
+    message: str
+
+
+class DeckPublic(BaseModel):
+    """A taught deck and, while it is being taught, its draft."""
+
+    name: str
+    family: str
+    stored: bool = Field(description="a deck is stored under this name")
+    adapted: bool = Field(description="the stored deck has its adapted reading")
+    cards: list[str] = Field(description="the cards of the stored deck")
+    missing: list[str] = Field(
+        description="cards of the family not taught (of the draft while there is one, else "
+        "of the stored deck): they keep the shipped reading"
+    )
+    draft: list[DeckCardPublic] | None = Field(
+        description="the cards found in the photos so far (none: not being taught)"
+    )
+    photos: int
+    adapting: DeckAdaptPublic | None
+
+
+class DeckPhotoPublic(BaseModel):
+    """The cards found in one photo, and the deck as it now stands."""
+
+    found: list[DeckCardPublic]
+    deck: DeckPublic
+
+
+class DeckCardRename(BaseModel):
+    card: Text = Field(max_length=10, description="the card's name", examples=["7h", "JK", "ROOK"])

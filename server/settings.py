@@ -43,6 +43,12 @@ class Settings(BaseSettings):
     )
     max_upload_bytes: int = Field(default=20 * MIB, gt=0)
     max_image_pixels: int = Field(default=40_000_000, gt=0)
+    deck_views: int = Field(
+        default=24,
+        ge=1,
+        le=64,
+        description="augmented views of each enrolled index a taught deck is adapted on",
+    )
     live_fps: float = Field(default=5.0, gt=0, description="frames a second the camera scans")
     live_hold_seconds: float = Field(
         default=1.0,

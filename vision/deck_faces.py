@@ -10,6 +10,8 @@ box.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -43,7 +45,7 @@ def _scaled(image: Frame, height: int = FACE_HEIGHT) -> Frame:
     return np.asarray(cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA), np.uint8)
 
 
-def _corners(rect: tuple[tuple[float, float], tuple[float, float], float]) -> Float32Array:
+def _corners(rect: tuple[Sequence[float], Sequence[float], float]) -> Float32Array:
     """The rectangle's corners as top-left, top-right, bottom-right, bottom-left."""
     points = cv2.boxPoints(rect).astype(np.float32)
     sums, diffs = points.sum(axis=1), points[:, 1] - points[:, 0]

@@ -12,7 +12,8 @@ from shanghai.vision.overlay import GREEN, GREY, RED, Colour
 from shanghai.vision.snapshot import PhotoKind, TableSnapshot
 
 from ..card_input import read_lay_down
-from ..deps import RoundNumber, ScannerDep, SettingsDep, StateDep
+from ..deck_jobs import GameScannerDep
+from ..deps import RoundNumber, SettingsDep, StateDep
 from ..errors import ApiError
 from ..scan_service import overlay, read_and_scan
 from ..schemas import IMAGE_ERRORS, CheckPublic, CheckRequest
@@ -53,7 +54,7 @@ def check_image(
     image: Annotated[UploadFile, File(description="photo of one player's lay-down")],
     state: StateDep,
     settings: SettingsDep,
-    scanner: ScannerDep,
+    scanner: GameScannerDep,
 ) -> CheckPublic:
     """Each meld's verdict for a photo of a lay-down, as `shanghai check PHOTO` gives it:
     rows and fans of overlapping cards are melds in table order, a card on its own is

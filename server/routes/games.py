@@ -8,8 +8,11 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import selectinload
 
 from shanghai.engine import GameRecord, ShanghaiError, score_hand
+from shanghai.engine.cards import DeckFamily
+from shanghai.vision.deck_store import DeckError
 
 from ..card_input import read_hand
+from ..deck_jobs import DecksDep, TeachDecks
 from ..deps import GameDep, SessionDep, SettingsDep, StateDep, WriteStateDep, load_state
 from ..errors import ApiError
 from ..models import VARIANT_NAME_LENGTH, VARIANT_TITLE_LENGTH, Game, Player
@@ -35,7 +38,9 @@ NOT_FOUND = error_responses(404)
     status_code=status.HTTP_201_CREATED,
     responses=error_responses(422),
 )
-def create_game(body: GameCreate, session: SessionDep, settings: SettingsDep) -> GamePublic:
+def create_game(
+    body: GameCreate, session: SessionDep, settings: SettingsDep, decks: DecksDep
+) -> GamePublic:
     if body.variant_toml is not None:
         try:
             variant = variant_from_toml(body.variant_toml)
@@ -62,8 +67,10 @@ def create_game(body: GameCreate, session: SessionDep, settings: SettingsDep) ->
         GameRecord(variant=variant, players=tuple(body.players), target_score=body.target_score)
     except ShanghaiError as exc:
         raise ApiError(422, str(exc)) from None
+    deck = _game_deck(body.deck, variant.family, decks) if body.deck else None
     game = Game(
         name=body.name.strip(),
+        deck=deck,
         variant_name=variant.name,
         variant_title=variant.title,
         variant_origin=origin,
@@ -74,6 +81,21 @@ def create_game(body: GameCreate, session: SessionDep, settings: SettingsDep) ->
     session.add(game)
     session.commit()
     return game_public(load_state(session, game))
+
+
+def _game_deck(name: str, family: DeckFamily, decks: TeachDecks) -> str:
+    """A stored, adapted deck of the variant's family (422 otherwise, saying why)."""
+    try:
+        deck = decks.store.get(name)
+    except DeckError as exc:
+        raise ApiError(422, f"deck: {exc}") from None
+    if deck.family is not family:
+        raise ApiError(
+            422, f"deck {name} is a {deck.family} deck; this variant is played with {family} cards"
+        )
+    if not deck.adapted:
+        raise ApiError(422, f"deck {name} is not adapted yet: adapt it first")
+    return deck.name
 
 
 @router.get("", response_model=list[GameSummary])

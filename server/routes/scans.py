@@ -13,7 +13,8 @@ from fastapi import APIRouter, File, Form, Path, Query, Response, UploadFile, st
 
 from shanghai.vision.snapshot import PhotoKind
 
-from ..deps import RoundNumber, ScannerDep, SessionDep, SettingsDep, StateDep, load_state
+from ..deck_jobs import GameScannerDep
+from ..deps import RoundNumber, SessionDep, SettingsDep, StateDep, load_state
 from ..errors import ApiError
 from ..evidence import EvidenceKey, EvidenceKeyDep
 from ..models import SQL_INT_MAX, Game, Scan
@@ -37,7 +38,7 @@ def create_scan(
     state: StateDep,
     session: SessionDep,
     settings: SettingsDep,
-    scanner: ScannerDep,
+    scanner: GameScannerDep,
     evidence: EvidenceKeyDep,
     source: Annotated[Literal["upload", "live"], Form()] = "upload",
     photo: Annotated[

@@ -38,6 +38,7 @@ def game_public(state: GameState) -> GamePublic:
         **game_summary(state).model_dump(),
         variant_origin=game.variant_origin,
         target_score=record.target_score,
+        deck=game.deck,
         player_list=[PlayerPublic(id=p.id, seat=p.seat, name=p.name) for p in game.players],
         rounds=[round_info(state, n) for n in range(1, state.scheduled_rounds + 1)],
         rounds_scored=len(record.rounds),

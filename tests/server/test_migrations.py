@@ -199,3 +199,20 @@ def test_0004_keeps_who_corrected_and_downgrades(database_url: str, settings: Se
     with engine.connect() as db:
         assert db.scalar(select(func.count()).select_from(tables.tables["hand_corrections"])) == 6
     engine.dispose()
+
+
+def test_0005_games_from_before_read_without_a_deck(database_url: str, settings: Settings) -> None:
+    engine = _at_0002(database_url)
+    game = _store_a_0002_game(engine)
+    with TestClient(create_app(settings)) as client:  # to the latest, 0005 included
+        assert client.get(f"/api/games/{game}").json()["deck"] is None
+    config = alembic_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0004")
+    tables = MetaData()
+    tables.reflect(engine)
+    assert "deck" not in tables.tables["games"].c
+    with engine.connect() as db:
+        assert db.scalar(select(func.count()).select_from(tables.tables["games"])) == 1
+    engine.dispose()

@@ -27,7 +27,7 @@ def test_migrations_match_the_models(client: TestClient, database_url: str) -> N
     with engine.connect() as connection:
         context = MigrationContext.configure(connection, opts={"compare_type": True})
         assert compare_metadata(context, Base.metadata) == []
-        assert context.get_current_revision() == "0004"
+        assert context.get_current_revision() == "0005"
     engine.dispose()
 
 

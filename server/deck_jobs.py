@@ -1,0 +1,240 @@
+"""The server's side of taught decks: adapting a draft in a background thread, and
+a scanner per deck for the games that read with one.
+
+`DeckJobs` runs one adaptation at a time (the CPU is the table's; a second asks to
+wait, 409) in a daemon thread, so the page stays usable and polls `progress(name)`:
+stage, done, total as `vision.deck_enrol` reports them. Cancelling makes the next
+progress report raise, and `DeckStore.write` then removes what was half built: a deck
+is stored whole or not at all. The draft is removed only once its deck is stored.
+
+`DeckScanners.for_deck` gives the app's scanner reading with a stored deck's head: the
+same loaded models (a shallow copy of `CardModels` sharing the ONNX sessions, which are
+thread-safe) with `use_deck`, cached per deck and its head file's time, so a deck taught
+again (on the page or with `shanghai deck enroll`) is read afresh. A scanner that is not
+a `PhotoScanner` (a test's, or `UnavailableScanner`) is answered as it is.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from dataclasses import dataclass, replace
+from typing import Annotated, Literal
+
+from fastapi import Depends
+from fastapi.requests import HTTPConnection
+
+from shanghai.vision.deck_enrol import store_enrolled
+from shanghai.vision.deck_store import DeckError, DeckStore, decks_dir
+from shanghai.vision.pipeline import CardModels
+from shanghai.vision.scan import PhotoScanner
+
+from .deck_drafts import DraftStore
+from .deps import GameDep, ScannerDep
+from .errors import ApiError
+from .scanning import CardScanner
+from .settings import Settings
+
+__all__ = [
+    "AdaptState",
+    "DeckJobs",
+    "DeckScanners",
+    "DecksDep",
+    "GameScannerDep",
+    "TeachDecks",
+    "base_models",
+    "get_decks",
+]
+
+JobState = Literal["running", "done", "failed", "cancelled"]
+
+
+class AdaptCancelled(Exception):
+    """Raised from the progress callback to stop an adaptation."""
+
+
+@dataclass(frozen=True, slots=True)
+class AdaptState:
+    name: str
+    state: JobState
+    stage: str = "starting"
+    done: int = 0
+    total: int = 0
+    message: str = ""
+
+
+class DeckJobs:
+    """Adaptations: at most one running; the last state of each deck kept (small)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._states: dict[str, AdaptState] = {}
+        self._cancel: dict[str, threading.Event] = {}
+        self._threads: dict[str, threading.Thread] = {}
+
+    def progress(self, name: str) -> AdaptState | None:
+        with self._lock:
+            return self._states.get(name)
+
+    def running(self) -> str | None:
+        with self._lock:
+            return next((n for n, s in self._states.items() if s.state == "running"), None)
+
+    def start(self, name: str, work: TeachDecks, models: CardModels, views: int) -> AdaptState:
+        draft = work.drafts.get(name)
+        cards = work.drafts.enrolled(draft)
+        unnamed = [c.id for c in draft.cards if c.card is None]
+        if unnamed:
+            listed = ", ".join(map(str, unnamed))
+            raise ApiError(422, f"deck {name}: name or drop card(s) {listed} first")
+        if not cards:
+            raise ApiError(422, f"deck {name}: no cards yet; add a photo of some cards")
+        with self._lock:
+            busy = next((n for n, s in self._states.items() if s.state == "running"), None)
+            if busy is not None:
+                raise ApiError(409, f"deck {busy} is being adapted; wait until it is done")
+            state = AdaptState(name, "running", total=len(cards))
+            self._states[name] = state
+            cancel = self._cancel[name] = threading.Event()
+
+        def report(stage: str, done: int, total: int) -> None:
+            if cancel.is_set():
+                raise AdaptCancelled
+            with self._lock:
+                self._states[name] = AdaptState(name, "running", stage, done, total)
+
+        def run() -> None:
+            try:
+                store_enrolled(
+                    work.store, name, draft.family, cards, models,
+                    photos=draft.photos, progress=report, views=views,
+                )  # fmt: skip
+            except AdaptCancelled:
+                self._finish(name, "cancelled", "stopped: nothing was stored")
+            except (DeckError, OSError) as exc:
+                self._finish(name, "failed", f"{exc}; nothing was stored")
+            except Exception as exc:  # the thread must always say how it ended
+                self._finish(name, "failed", f"adaptation failed ({exc}); nothing was stored")
+            else:
+                work.drafts.remove(name)
+                work.scanners.forget(name)
+                self._finish(name, "done", f"deck {name} is ready: {len(cards)} cards taught")
+
+        thread = threading.Thread(target=run, name=f"adapt-{name}", daemon=True)
+        self._threads[name] = thread
+        thread.start()
+        return state
+
+    def cancel(self, name: str) -> bool:
+        with self._lock:
+            state = self._states.get(name)
+            if state is None or state.state != "running":
+                return False
+            self._cancel[name].set()
+            return True
+
+    def wait(self, name: str, timeout: float | None = None) -> None:
+        """Until the deck's adaptation ends (for shutting down, and tests)."""
+        thread = self._threads.get(name)
+        if thread is not None:
+            thread.join(timeout)
+
+    def stop_all(self, timeout: float = 10.0) -> None:
+        """Cancel every adaptation and wait for its thread (the app shutting down)."""
+        with self._lock:
+            for event in self._cancel.values():
+                event.set()
+            threads = list(self._threads.values())
+        for thread in threads:
+            thread.join(timeout)
+
+    def forget(self, name: str) -> None:
+        with self._lock:
+            state = self._states.get(name)
+            if state is not None and state.state != "running":
+                del self._states[name]
+
+    def _finish(self, name: str, state: JobState, message: str) -> None:
+        with self._lock:
+            old = self._states.get(name) or AdaptState(name, state)
+            self._states[name] = replace(old, state=state, message=message)
+
+
+class DeckScanners:
+    """The app's scanner reading with a stored deck, one cached per deck."""
+
+    def __init__(self, store: DeckStore) -> None:
+        self.store = store
+        self._lock = threading.Lock()
+        self._cache: dict[str, tuple[tuple[int, int], CardScanner]] = {}
+
+    def for_deck(self, base: CardScanner, name: str | None) -> CardScanner:
+        if not name or not isinstance(base, PhotoScanner):
+            return base
+        models = base.models
+        if not isinstance(models, CardModels):
+            return base
+        try:
+            deck = self.store.get(name)
+            stamp = deck.head_path.stat().st_mtime_ns
+        except (DeckError, OSError):
+            return base  # removed since the game began: the shipped reading
+        key = (id(models), stamp)
+        with self._lock:
+            cached = self._cache.get(name)
+            if cached is not None and cached[0] == key:
+                return cached[1]
+        try:
+            head = deck.head()
+            taught = copy.copy(models)
+            taught.use_deck(head)
+        except DeckError:
+            return base
+        taught.name = f"{models.name} + deck {name}"
+        scanner = PhotoScanner(taught, base.sure)
+        with self._lock:
+            self._cache[name] = (key, scanner)
+        return scanner
+
+    def forget(self, name: str) -> None:
+        with self._lock:
+            self._cache.pop(name, None)
+
+
+@dataclass(frozen=True)
+class TeachDecks:
+    """Everything the deck routes share: the stored decks, the drafts, the jobs."""
+
+    store: DeckStore
+    drafts: DraftStore
+    jobs: DeckJobs
+    scanners: DeckScanners
+
+    @classmethod
+    def open(cls, settings: Settings) -> TeachDecks:
+        store = DeckStore(decks_dir(settings.data_dir))
+        return cls(store, DraftStore(settings.data_dir), DeckJobs(), DeckScanners(store))
+
+
+def get_decks(connection: HTTPConnection) -> TeachDecks:
+    decks: TeachDecks = connection.app.state.decks
+    return decks
+
+
+DecksDep = Annotated[TeachDecks, Depends(get_decks)]
+
+
+def base_models(scanner: CardScanner) -> CardModels:
+    """The loaded models to find and adapt cards with: the app's scanner's (503 when
+    card recognition cannot run here)."""
+    if isinstance(scanner, PhotoScanner) and isinstance(scanner.models, CardModels):
+        return scanner.models
+    raise ApiError(503, "card recognition model not installed: decks cannot be taught here")
+
+
+def get_game_scanner(scanner: ScannerDep, game: GameDep, decks: DecksDep) -> CardScanner:
+    """The scanner for this game: the app's, reading with the game's deck if it has one."""
+    return decks.scanners.for_deck(scanner, game.deck)
+
+
+GameScannerDep = Annotated[CardScanner, Depends(get_game_scanner)]
