@@ -89,7 +89,7 @@ class LiveTable:
                 self.tracker.forget_tracks()
             self._last, self._last_frame = snapshot, self.frames
             if self.gate is not None:
-                self.gate.accept(timestamp)
+                self.gate.accept()
             return self._observe(snapshot, timestamp, look)
         if self._last is None:  # nothing read yet: no cards, and nothing stable
             return LiveState(_empty(frame), NOTHING_YET, False, look, 0)

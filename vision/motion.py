@@ -106,13 +106,14 @@ class MotionGate:
     max_shift: float = 1.5
     """Largest global shift (small pixels) taken out as camera jitter, not change."""
     patience: float = 3.0
-    """A picture that never holds still is read anyway this often (seconds), so a camera
-    that shakes all the time still shows cards."""
+    """A picture that has not held still for this long (seconds) is read anyway, and
+    again as often while it goes on moving, so a camera that shakes all the time still
+    shows cards."""
     _reference: Small | None = None
     _spell: Small | None = None
     _spell_since: float = 0.0
     _spell_frames: int = 0
-    _last_read: float | None = None
+    _moving_since: float | None = None
     _current: Small | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -153,19 +154,22 @@ class MotionGate:
             return Verdict(Look.SETTLED, self._grid(current, True))
         cells = self.changed(self._reference, current)
         if not cells.any():  # as it was read: whatever moved has left it as it was
+            self._moving_since = None
             return Verdict(Look.STILL, cells)
         if settled:
             return Verdict(Look.SETTLED, cells)
-        if self._last_read is not None and timestamp - self._last_read >= self.patience:
+        if self._moving_since is None:
+            self._moving_since = timestamp
+        if timestamp - self._moving_since >= self.patience:
             return Verdict(Look.SETTLED, cells)
         return Verdict(Look.MOVING, cells)
 
-    def accept(self, timestamp: float) -> None:
+    def accept(self) -> None:
         """The last frame looked at was read: it is the new reference."""
         self._reference = self._current
-        self._last_read = timestamp
+        self._moving_since = None
 
     def reset(self) -> None:
         """Forget everything (a new video, a camera moved)."""
         self._reference = self._spell = self._current = None
-        self._last_read = None
+        self._moving_since = None

@@ -118,6 +118,20 @@ def test_a_hand_passing_keeps_the_cards_and_a_swapped_card_follows(
     assert printed == [["7h", "Qs"], ["7h", "7h", "Kd"]]
 
 
+def test_a_hand_long_after_the_last_read_is_still_waited_out(
+    rng: np.random.Generator,
+) -> None:
+    """Four seconds still (longer than the gate's patience), then a hand passes."""
+    reader = ColourReader()
+    live = gated(reader)
+    frames = [table(["7h", "Qs"], rng) for _ in range(120)]
+    frames += [table(["7h", "Qs"], rng, hand_x=100 + k * 60) for k in range(15)]
+    frames += [table(["7h", "Qs"], rng) for _ in range(15)]
+    states = run(live, frames)
+    assert reader.calls == 1
+    assert all(s.smoothed.names == ["7h", "Qs"] for s in states[1:])
+
+
 def test_a_shaking_camera_is_not_a_change(rng: np.random.Generator) -> None:
     reader = ColourReader()
     live = gated(reader)
