@@ -669,6 +669,7 @@ class DeckPublic(BaseModel):
 
     name: str
     family: str
+    family_cards: list[str] = Field(description="every card of the family, in deck order")
     stored: bool = Field(description="a deck is stored under this name")
     adapted: bool = Field(description="the stored deck has its adapted reading")
     cards: list[str] = Field(description="the cards of the stored deck")

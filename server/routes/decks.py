@@ -17,7 +17,7 @@ from typing import Annotated
 from fastapi import APIRouter, File, Path, Response, UploadFile, status
 from fastapi.responses import FileResponse
 
-from shanghai.engine.cards import DeckFamily
+from shanghai.engine.cards import DeckFamily, cards_of_family
 from shanghai.vision.deck_enrol import find_cards
 from shanghai.vision.deck_store import DeckError, DeckNotFoundError, StoredDeck
 
@@ -91,6 +91,7 @@ def deck_public(decks: TeachDecks, name: str) -> DeckPublic:
     return DeckPublic(
         name=name,
         family=family.value,
+        family_cards=[str(c) for c in cards_of_family(family)],
         stored=stored is not None,
         adapted=stored is not None and stored.adapted,
         cards=[str(c) for c in stored.cards] if stored is not None else [],

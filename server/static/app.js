@@ -235,6 +235,8 @@ async function route() {
       await showPastRound(Number(pastRound[1]), Number(pastRound[2]));
     } else if (hash === "#/history") {
       await showRecords();
+    } else if (hash === "#/decks" || hash.startsWith("#/decks/")) {
+      await showDecks(decodeURIComponent(hash.slice("#/decks/".length)));
     } else if (sheet) {
       setNav(sheet[1]);
       await showSheet(Number(sheet[1]));
@@ -276,6 +278,7 @@ async function showHome() {
   select.addEventListener("change", syncTarget);
   syncTarget();
   const players = el("textarea", { id: "players", placeholder: "One name per line, in seat order" });
+  const deck = deckPicker(variants, select); // decks.js
   const name = el("input", { type: "text", id: "game-name", placeholder: "Friday night" });
   const message = el("p", { class: "error", id: "new-game-error", role: "alert" });
   const form = el("form", { id: "new-game" },
@@ -283,7 +286,7 @@ async function showHome() {
     el("label", { for: "variant", text: "Variant" }), select,
     el("details", {}, el("summary", { text: "…or a house-rule file" }), houseFile,
       el("p", { class: "muted", text: "A .toml file as described in docs/house-rules.md; it is saved with the game." })),
-    targetRow,
+    targetRow, deck.row,
     el("label", { for: "players", text: "Players" }), players,
     el("button", { type: "submit", id: "create-game", text: "Start the game" }), message);
   form.addEventListener("submit", async (event) => {
@@ -305,6 +308,7 @@ async function showHome() {
     if (houseFile.files.length) body.variant_toml = await houseFile.files[0].text();
     else body.variant = select.value;
     if (!targetRow.hidden && target.value) body.target_score = Number(target.value);
+    if (deck.value()) body.deck = deck.value();
     try {
       const game = await api("POST", "/api/games", body);
       location.hash = `#/games/${game.id}`;
@@ -318,7 +322,8 @@ async function showHome() {
   app.replaceChildren(...[ // the join panel is null beyond the host's own screen
     el("section", { class: "panel" }, el("h1", { text: "New game" }), form),
     el("section", { class: "panel" }, el("h2", { text: "Games" }), list,
-      el("p", {}, el("a", { href: "#/history", id: "records-link", text: "Finished games, statistics, export and import" }))),
+      el("p", {}, el("a", { href: "#/history", id: "records-link", text: "Finished games, statistics, export and import" })),
+      el("p", {}, el("a", { href: "#/decks", id: "decks-link", text: "Teach a deck: your own cards, read better" }))),
     joinPanel(table),
   ].filter(Boolean));
 }

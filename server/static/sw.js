@@ -15,6 +15,7 @@ const SHELL = [
   "/static/round-end.js",
   "/static/history.js",
   "/static/records.js",
+  "/static/decks.js",
   "/static/offline.js",
   "/static/manifest.webmanifest",
   "/static/icon.svg",
