@@ -347,7 +347,7 @@ def measure(args: argparse.Namespace, still: Video, busy: Video) -> None:
         for mode in ("changed", "every"):
             final = runs["busy", mode].final(end)
             seconds = runs["busy", mode].reached(change.at, end, final) if final else None
-            cells.append("never" if seconds is None else f"{seconds:.2f} s")
+            cells.append("never steady" if seconds is None else f"{seconds:.2f} s")
         print(f"   {change.name:18s} | {cells[0]:>13s} | {cells[1]:>11s}")
     if read_seconds:
         print(
