@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Annotated, Literal
 
@@ -80,7 +81,11 @@ class DeckJobs:
         with self._lock:
             return next((n for n, s in self._states.items() if s.state == "running"), None)
 
-    def start(self, name: str, work: TeachDecks, models: CardModels, views: int) -> AdaptState:
+    def start(
+        self, name: str, work: TeachDecks, load: Callable[[], CardModels], views: int
+    ) -> AdaptState:
+        """Check the draft (404 none, 422 a card not named or no card), then the models
+        (`load`, 503 when recognition cannot run), then start (409 one is running)."""
         draft = work.drafts.get(name)
         cards = work.drafts.enrolled(draft)
         unnamed = [c.id for c in draft.cards if c.card is None]
@@ -89,6 +94,7 @@ class DeckJobs:
             raise ApiError(422, f"deck {name}: name or drop card(s) {listed} first")
         if not cards:
             raise ApiError(422, f"deck {name}: no cards yet; add a photo of some cards")
+        models = load()
         with self._lock:
             busy = next((n for n, s in self._states.items() if s.state == "running"), None)
             if busy is not None:

@@ -187,12 +187,12 @@ def add_photo(
     """Find every card in a photo and propose its name; 422 when no card is found."""
     draft = decks.drafts.get(name)
     _not_adapting(decks, name)
-    models = base_models(scanner)
     data = read_upload(image, settings.max_upload_bytes)
     decoded = decode_upload(
         data, max_bytes=settings.max_upload_bytes, max_pixels=settings.max_image_pixels
     )
     del data
+    models = base_models(scanner)
     try:
         found = find_cards(models, decoded.bgr, draft.family, name="the photo")
     except DeckError as exc:
@@ -248,8 +248,7 @@ def adapt_deck(
     """Store the named cards and adapt the reading to them, in the background (422 a
     card not named yet or no card; 409 an adaptation is running). Poll `GET` for the
     progress; when it is done the deck is stored and the draft gone."""
-    models = base_models(scanner)
-    state = decks.jobs.start(name, decks, models, settings.deck_views)
+    state = decks.jobs.start(name, decks, lambda: base_models(scanner), settings.deck_views)
     adapting = _adapting(state)
     assert adapting is not None
     return adapting
