@@ -113,7 +113,12 @@ def test_teach_adapt_play_and_remove(
     stored = DeckStore(decks_dir(settings.data_dir)).get("home")
     assert stored.adapted and all(stored.crop_paths(c) for c in stored.cards)
 
-    # A game picks the deck; its scans read with it.
+    # A game picks the deck (of its variant's family); its scans read with it.
+    rook = client.post(
+        "/api/games", json={"variant": "rook", "players": ["Ann", "Bob"], "deck": "home"}
+    )
+    assert rook.status_code == 422
+    assert "home is a standard deck; this variant is played with rook cards" in _detail(rook)
     game = client.post(
         "/api/games", json={"variant": "shanghai", "players": ["Ann", "Bob", "Cy"], "deck": "home"}
     )
