@@ -1,0 +1,38 @@
+"""A found card cut out and straightened for the page: a turned card comes out upright
+and in portrait, filling the picture; where no card stands out, the box is kept."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from shanghai.vision.deck_faces import FACE_HEIGHT, card_cutout, upright_card
+
+
+def _table_with_a_card(angle: float, size: tuple[float, float] = (120, 170)) -> np.ndarray:  # type: ignore[type-arg]
+    table = np.full((400, 400, 3), (40, 100, 40), np.uint8)
+    corners = cv2.boxPoints(((200, 200), size, angle)).astype(np.int32)
+    cv2.fillConvexPoly(table, corners, (245, 245, 245))
+    cv2.circle(table, (200, 200), 12, (30, 30, 200), -1)  # a pip
+    return table
+
+
+def test_a_turned_card_comes_out_upright_and_filling_the_picture() -> None:
+    for angle in (0.0, 9.0, -14.0, 90.0):
+        table = _table_with_a_card(angle)
+        ys, xs = np.nonzero(table[:, :, 0] > 200)
+        box = (float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()))
+        face = card_cutout(table, box)
+        height, width = face.shape[:2]
+        assert height == FACE_HEIGHT and width < height  # portrait
+        assert abs(width / height - 120 / 170) < 0.05
+        # the card's white fills it: no table left in the corners
+        assert np.mean(face[:, :, 1] > 200) > 0.9
+
+
+def test_no_card_standing_out_keeps_the_box() -> None:
+    plain = np.full((90, 60, 3), 120, np.uint8)
+    face = upright_card(plain)
+    assert face.shape[0] == FACE_HEIGHT and abs(face.shape[1] - 60 * FACE_HEIGHT / 90) <= 1.5
+    assert np.all(face == 120)
+    assert upright_card(np.zeros((4, 4, 3), np.uint8)).shape == (4, 4, 3)
