@@ -126,16 +126,20 @@ class Tally:
     right: int = 0
     predicted: int = 0
     truth: int = 0
+    silent: int = 0
+    """Wrong cards proposed without the unsure mark (the scan's `sure`)."""
 
     def add(self, other: Tally) -> None:
         self.right += other.right
         self.predicted += other.predicted
         self.truth += other.truth
+        self.silent += other.silent
 
     def pr(self) -> str:
         p = self.right / self.predicted if self.predicted else float("nan")
         r = self.right / self.truth if self.truth else float("nan")
-        return f"P {p:.3f} R {r:.3f}"
+        wrong = self.predicted - self.right
+        return f"P {p:.3f} R {r:.3f} ({wrong} wrong, {self.silent} unflagged)"
 
 
 @dataclass
@@ -154,10 +158,14 @@ def card_tally(scanner: PhotoScanner, rendered: Rendered) -> Tally:
         if lab.placement.face_up and any(i.state == "visible" for i in lab.indices)
     )
     on_table = Counter(str(p.card) for p in rendered.placements if p.face_up)
-    got = Counter(str(c.card) for c in scanner.scan(rendered.image, kind=PhotoKind.HAND).cards)
+    cards = scanner.scan(rendered.image, kind=PhotoKind.HAND).cards
+    got = Counter(str(c.card) for c in cards)
     right = sum((got & readable).values())
-    wrong = sum((got - on_table).values())
-    return Tally(right, right + wrong, sum(readable.values()))
+    extra = got - on_table
+    wrong = sum(extra.values())
+    sure = Counter(str(c.card) for c in cards if c.sure)
+    silent = sum((sure & extra).values())
+    return Tally(right, right + wrong, sum(readable.values()), silent)
 
 
 def located_indices(models: CardModels, scene: Scene) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from shanghai.vision.deck_store import (
 )
 
 
-def _builder(cards: list[str], *, fail: bool = False):  # type: ignore[no-untyped-def]
+def _builder(cards: list[str], *, fail: bool = False) -> Callable[[Path], None]:
     def build(folder: Path) -> None:
         write_deck_file(
             folder,
