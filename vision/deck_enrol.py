@@ -39,6 +39,7 @@ from shanghai.engine.errors import CardParseError
 from .arrays import Box, Frame
 from .assignment import assign
 from .crops import CROP_SIZE, square_crop
+from .deck_faces import card_cutout
 from .deck_head import (
     DEFAULT_KIND,
     ENROL_CONTEXT,
@@ -315,8 +316,7 @@ def enrol_photo(
             for g in rows
             for i in groups[g]
         ]  # fmt: skip
-        x0, y0, x1, y1 = (round(float(v)) for v in card_xyxy[rows[0]])
-        face = np.ascontiguousarray(frame[max(y0, 0) : y1, max(x0, 0) : x1])
+        face = card_cutout(frame, _box(card_xyxy[rows[0]]))
         out.append(EnrolledCard(labels[j], wide, face, guesses[rows[0]]))
     return out
 

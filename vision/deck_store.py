@@ -4,7 +4,7 @@
         deck.json           name, deck family, the cards enrolled, the photos they came from
         crops/CARD/N.png    each enrolled index, cut wider than the reader's crop
                             (`ENROL_CONTEXT`) so adaptation can turn and scale it
-        faces/CARD.jpg      the card as found in its photo (its box, not straightened)
+        faces/CARD.jpg      the card as found in its photo, cut out and straightened
         head.npz            the adapted reading (`deck_head.DeckHead`)
 
 The data folder is `default_data_dir()`: the server keeps its database there too
