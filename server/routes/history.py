@@ -16,11 +16,11 @@ from ..archive import (
     import_archive,
     read_archive,
 )
+from ..csv_cells import inert_cell
 from ..deps import SessionDep, SettingsDep
 from ..errors import ApiError
 from ..schemas import FinishedGamePublic, ImportPublic, PlayerStatsPublic, error_responses
 from ..views.records import finished_games, player_stats
-from .sheets import inert_cell
 
 router = APIRouter(prefix="/api/history", tags=["history"])
 

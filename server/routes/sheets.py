@@ -9,6 +9,7 @@ from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 
 from ..changes import edited_rounds
+from ..csv_cells import inert_cell
 from ..deps import SessionDep, StateDep
 from ..printable import PRINT_POLICY, printable_sheet
 from ..schemas import SheetPublic, error_responses
@@ -16,14 +17,6 @@ from ..views.sheets import sheet_public
 
 router = APIRouter(tags=["sheets"])
 NOT_FOUND = error_responses(404)
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def inert_cell(text: str) -> str:
-    """A text cell a spreadsheet shows as text: one that could start a formula (`=`,
-    `+`, `-`, `@`, a tab or a carriage return) gets a leading `'`. Numbers are written
-    as numbers (a negative score stays a number)."""
-    return f"'{text}" if text.startswith(FORMULA_START) else text
 
 
 @router.get("/api/games/{game_id}/sheet", response_model=SheetPublic, responses=NOT_FOUND)
