@@ -36,6 +36,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from shanghai.engine.cards import Card, DeckFamily
+
 from .arrays import Float32Array, Frame
 from .crops import CROP_SIZE
 
@@ -125,6 +127,11 @@ class DeckHead:
             )
         if not 0 <= self.min_confidence <= 1 or not 0 <= self.mix <= 1:
             raise ValueError("min_confidence and mix are shares in 0..1")
+
+    @property
+    def family(self) -> DeckFamily:
+        """The deck family of the enrolled cards (a deck is of one family)."""
+        return Card.parse(self.classes[0]).family
 
     @property
     def dimensions(self) -> int:

@@ -205,7 +205,8 @@ class CardModels:
             raw = self.read_cache.read(frame, index_xyxy, classify_rows)
         else:
             raw = classify_rows(list(range(len(index_xyxy))))
-        probabilities = restrict_probabilities(raw, self.reader.names, rules)
+        family = self.deck.family if self.deck is not None else None
+        probabilities = restrict_probabilities(raw, self.reader.names, rules, family)
         readings = self.name_indices(index_xyxy, index_conf, probabilities)
         kept = self._kept(index_conf, probabilities)
         best = probabilities.argmax(axis=1)

@@ -4,7 +4,8 @@
 (ground truth from generated scenes) and the model pipeline both produce it, so the
 logic after it is tested without a model. `restrict_probabilities` keeps the reader to
 the cards a game can hold: a variant's deck (with its wilds and removed cards), or,
-without a variant, the deck family that the frame's readings agree on.
+without a variant, the family of the taught deck read with, else the deck family that
+the frame's readings agree on.
 """
 
 from __future__ import annotations
@@ -102,16 +103,21 @@ def infer_family(probabilities: Float32Array, names: Sequence[str]) -> DeckFamil
 
 
 def restrict_probabilities(
-    probabilities: Float32Array, names: Sequence[str], rules: Rules | None
+    probabilities: Float32Array,
+    names: Sequence[str],
+    rules: Rules | None,
+    family: DeckFamily | None = None,
 ) -> Float32Array:
     """(N, C) probabilities with the classes the game cannot hold set to 0, so the
-    arg-max is the best card that can really be on this table. Rows are not renormalised:
-    the kept value stays the reader's own probability (an honest confidence)."""
+    arg-max is the best card that can really be on this table: the rules' shoe, else
+    the `family` known (a taught deck's), else the family the readings agree on. Rows
+    are not renormalised: the kept value stays the reader's own probability (an honest
+    confidence)."""
     if len(probabilities) == 0:
         return probabilities
     if rules is not None:
         mask = rules_mask(names, rules)
     else:
-        mask = family_mask(names, infer_family(probabilities, names))
+        mask = family_mask(names, family or infer_family(probabilities, names))
     kept: Float32Array = np.where(mask[None, :], probabilities, 0.0).astype(np.float32)
     return kept

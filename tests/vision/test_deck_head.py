@@ -187,3 +187,21 @@ def test_a_crop_far_from_every_enrolled_card_keeps_the_shipped_reading() -> None
     assert np.array_equal(gated.apply(shipped, stranger, names), shipped)
     ungated = gated.with_choice(min_confidence=0.0, mix=1.0, min_similarity=-1.0)
     assert ungated.apply(shipped, stranger, names)[0, 2] == 0  # pulled onto 7h or 8h
+
+
+def test_a_taught_deck_keeps_the_reading_to_its_family() -> None:
+    """A Rook deck the reader never saw is often read as diamonds; scanning with a taught
+    Rook deck (and no variant) reads only Rook cards."""
+    from shanghai.engine.cards import CARD_CLASSES, DeckFamily
+    from shanghai.vision.readings import restrict_probabilities
+
+    names = list(CARD_CLASSES)
+    rows = np.zeros((2, len(names)), np.float32)
+    rows[:, names.index("5d")] = 0.7  # the shipped reader's mass on a standard card
+    rows[:, names.index("5R")] = 0.3
+    inferred = restrict_probabilities(rows, names, None)
+    assert names[int(inferred[0].argmax())] == "5d"
+    deck = _head(["5R", "6R", "ROOK"])
+    assert deck.family is DeckFamily.ROOK
+    kept = restrict_probabilities(rows, names, None, deck.family)
+    assert names[int(kept[0].argmax())] == "5R" and kept[0].max() == pytest.approx(0.3)
