@@ -215,3 +215,13 @@ def open_table(page: Any, base: str, game: int) -> None:
     page.goto(f"{base}/#/games/{game}")
     # A change of hash alone keeps the page: wait for this game's panel, not the last.
     page.wait_for_selector(f'#round-panel[data-game="{game}"]', timeout=TIMEOUT)
+
+
+def wait_for_text(page: Any, selector: str, text: str) -> None:
+    """Wait until the element at `selector` holds `text`."""
+    page.wait_for_function(
+        "([selector, text]) => { const node = document.querySelector(selector);"
+        " return node !== null && node.textContent.includes(text); }",
+        arg=[selector, text],
+        timeout=TIMEOUT,
+    )

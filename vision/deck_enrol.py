@@ -260,23 +260,40 @@ def _merged_boxes(card_xyxy: npt.NDArray[np.float32]) -> list[npt.NDArray[np.flo
     ]
 
 
+def _read_in_family(
+    models: CardModels, frame: Frame, family: DeckFamily, name: str
+) -> tuple[
+    list[list[int]],
+    npt.NDArray[np.float32],
+    npt.NDArray[np.float32],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.float32],
+]:
+    """The cards found in a photo (`_found_cards`) and each index's reading kept to
+    the deck's family: the shipped reading (both views, as scans read) made shares of
+    one again within the family, since a look the reader has not seen is often read as
+    cards of the other family and the matching needs its preferences within this one.
+    Raises `DeckError` naming the photo when no card is found."""
+    groups, index_xyxy, card_xyxy, boxed = _found_cards(models, frame)
+    if not groups:
+        raise DeckError(f"{name}: no card found (lay the cards apart, face up, in good light)")
+    crops = [square_crop(frame, _box(box)) for box in index_xyxy]
+    probabilities = models.features(crops)[0]
+    mask = family_mask(models.reader.names, family)
+    probabilities = np.where(mask[None, :], probabilities, 0.0)
+    probabilities /= np.maximum(probabilities.sum(axis=1, keepdims=True), 1e-12)
+    return groups, index_xyxy, card_xyxy, boxed, probabilities
+
+
 def enrol_photo(
     models: CardModels, frame: Frame, photo: LabelledPhoto, family: DeckFamily
 ) -> list[EnrolledCard]:
     """The labelled cards of one photo, each with its crops (raises `DeckError` naming
     the photo and the card when found cards and labels do not match one to one)."""
     name = photo.path.name
-    groups, index_xyxy, card_xyxy, boxed = _found_cards(models, frame)
-    if not groups:
-        raise DeckError(f"{name}: no card found (lay the cards apart, face up, in good light)")
-    crops = [square_crop(frame, _box(box)) for box in index_xyxy]
-    # The shipped reading (both views, as scans read), kept to the deck's family and
-    # made shares of one again: a look the reader has not seen is often read as cards
-    # of the other family, and the matching needs its preferences within this one.
-    probabilities = models.features(crops)[0]
-    mask = family_mask(models.reader.names, family)
-    probabilities = np.where(mask[None, :], probabilities, 0.0)
-    probabilities /= np.maximum(probabilities.sum(axis=1, keepdims=True), 1e-12)
+    groups, index_xyxy, card_xyxy, boxed, probabilities = _read_in_family(
+        models, frame, family, name
+    )
     column = {n: i for i, n in enumerate(models.reader.names)}
     card_probs = np.stack([probabilities[rows].mean(axis=0) for rows in groups])
     labels = list(photo.cards)
@@ -454,14 +471,9 @@ def find_cards(
     `enrol_photo`."""
     from .deck_faces import card_cutout
 
-    groups, index_xyxy, card_xyxy, boxed = _found_cards(models, frame)
-    if not groups:
-        raise DeckError(f"{name}: no card found (lay the cards apart, face up, in good light)")
-    crops = [square_crop(frame, _box(box)) for box in index_xyxy]
-    probabilities = models.features(crops)[0]
-    mask = family_mask(models.reader.names, family)
-    probabilities = np.where(mask[None, :], probabilities, 0.0)
-    probabilities /= np.maximum(probabilities.sum(axis=1, keepdims=True), 1e-12)
+    groups, index_xyxy, card_xyxy, boxed, probabilities = _read_in_family(
+        models, frame, family, name
+    )
     cards = {g for g in range(len(groups)) if boxed[g]}
     found = []
     for g, rows in enumerate(groups):

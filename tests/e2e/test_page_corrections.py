@@ -18,6 +18,7 @@ from page_kit import (
     at_both_sizes,
     open_table,
     violations,
+    wait_for_text,
 )
 
 pytestmark = pytest.mark.e2e
@@ -47,15 +48,6 @@ def confirm_last(page: Any, seat: int, cards: str) -> None:
         box.locator(".save").click()
     assert answer.value.status == 201, answer.value.text()
     wait_for_text(page, "#round-info", "Game over. Winner: Ann")
-
-
-def wait_for_text(page: Any, selector: str, text: str) -> None:
-    page.wait_for_function(
-        "([selector, text]) => { const node = document.querySelector(selector);"
-        " return node !== null && node.textContent.includes(text); }",
-        arg=[selector, text],
-        timeout=TIMEOUT,
-    )
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])

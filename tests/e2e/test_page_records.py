@@ -18,6 +18,7 @@ from page_kit import (
     at_both_sizes,
     open_table,
     violations,
+    wait_for_text,
 )
 
 pytestmark = pytest.mark.e2e
@@ -33,15 +34,6 @@ def finish(page: Any, base: str, game: int, hands: tuple[str, ...]) -> None:
                 data={"player": seat, "cards": cards},
             )
             assert answer.status == 201, answer.text()
-
-
-def wait_for_text(page: Any, selector: str, text: str) -> None:
-    page.wait_for_function(
-        "([selector, text]) => { const node = document.querySelector(selector);"
-        " return node !== null && node.textContent.includes(text); }",
-        arg=[selector, text],
-        timeout=TIMEOUT,
-    )
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
