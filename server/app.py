@@ -20,6 +20,7 @@ from .errors import install_error_handlers
 from .evidence import EvidenceKey
 from .lan import is_local_bind, served_hosts
 from .live import CameraFeed
+from .live_hub import LiveHub
 from .middleware import BodyLimitMiddleware, SecurityHeadersMiddleware
 from .network_guard import NetworkGuardMiddleware
 from .routes import (
@@ -97,6 +98,7 @@ def create_app(settings: Settings | None = None, scanner: CardScanner | None = N
     app.state.camera = None
     app.state.table_code = table_code
     app.state.decks = TeachDecks.open(settings)
+    app.state.live_hub = LiveHub()
 
     install_error_handlers(app)
     # Added last, runs first: security headers on every answer (the 400, 403, 413 and

@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
+from shanghai.engine import Rules
 from shanghai.vision.arrays import Frame
 from shanghai.vision.images import encode_jpeg
 from shanghai.vision.live import LiveTable, settled_tracker
@@ -33,10 +36,11 @@ from shanghai.vision.snapshot import PhotoKind, TableSnapshot
 
 from .scan_service import EVIDENCE_OVERLAY
 from .scanning import CardScanner, ScannerUnavailableError
-from .schemas import CameraStatus, LiveUpdate
+from .schemas import CameraStatus, LiveTablePublic, LiveUpdate
+from .views.live import live_table_public
 from .views.scans import detected_public
 
-__all__ = ["CameraFeed", "LiveSession", "live_update", "new_tracker"]
+__all__ = ["CameraFeed", "LiveGame", "LiveSession", "live_update", "new_tracker"]
 
 
 def new_tracker(hold_seconds: float) -> TableTracker:
@@ -59,11 +63,24 @@ def live_update(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class LiveGame:
+    """The game a live view shows: frames are read with its rules and a seat per
+    player, and its stable table judged for the round in play (None: the game is over)."""
+
+    game_id: int
+    rules: Rules
+    players: tuple[str, ...]
+    round: int | None
+
+
 class LiveSession:
     """One live view: frames in (with the sender's ids), `LiveUpdate`s out; the scanner
     runs only on settled changes (see the module doc). `settle_seconds` and
     `settle_frames`: how long, and for how many further frames, a change must hold
-    still before it is scanned. `scans` counts the scanner's calls."""
+    still before it is scanned. `scans` counts the scanner's calls. With a `game`, each
+    update also carries the latest stable table (`stable_table`), judged by its rules,
+    whose `version` goes up only when the table changes."""
 
     def __init__(
         self,
@@ -72,18 +89,46 @@ class LiveSession:
         *,
         settle_seconds: float = 0.0,
         settle_frames: int = 1,
+        game: LiveGame | None = None,
     ) -> None:
         self.scanner = scanner
+        self.game = game
         gate = MotionGate(settle_seconds=settle_seconds, settle_frames=settle_frames)
         self.table = LiveTable(self._scan, settled_tracker(hold_seconds), gate)
         self._read_id: int | None = None
+        self.stable_table: LiveTablePublic | None = None
+        self._judged: TableSnapshot | None = None
 
     @property
     def scans(self) -> int:
         return self.table.reads
 
     def _scan(self, frame: Frame) -> TableSnapshot:
-        return self.scanner.scan(frame, kind=PhotoKind.TABLE)
+        if self.game is None:
+            return self.scanner.scan(frame, kind=PhotoKind.TABLE)
+        return self.scanner.scan(
+            frame, rules=self.game.rules, kind=PhotoKind.TABLE, seats=len(self.game.players)
+        )
+
+    def _judge(self, snapshot: TableSnapshot, names: Sequence[str], frame_id: int) -> None:
+        """A stable read not judged yet becomes the stable table (a new version only
+        when what it shows changed)."""
+        if self.game is None or snapshot is self._judged:
+            return
+        self._judged = snapshot
+        old = self.stable_table
+        version = old.version if old is not None else 0
+        table = live_table_public(
+            snapshot,
+            self.game.rules,
+            self.game.players,
+            self.game.round,
+            stable_cards=names,
+            frame=frame_id,
+            version=version,
+        )
+        if old is None or table.model_dump(exclude={"frame"}) != old.model_dump(exclude={"frame"}):
+            self.stable_table = table.model_copy(update={"version": version + 1})
 
     def update(self, frame: Frame, frame_id: int, timestamp: float) -> LiveUpdate:
         """Raises what the scanner raises (`ScanInputError`, `ScannerUnavailableError`);
@@ -93,10 +138,13 @@ class LiveSession:
             self._read_id = frame_id
         # The boxes belong to this frame unless it moved since they were read.
         belongs = frame_id if state.look is not Look.MOVING else self._read_id
+        if state.smoothed.stable and self._read_id is not None:
+            self._judge(state.snapshot, state.smoothed.names, self._read_id)
         height, width = frame.shape[:2]
-        return live_update(
+        update = live_update(
             frame_id if belongs is None else belongs, width, height, state.snapshot, state.smoothed
         )
+        return update.model_copy(update={"table": self.stable_table})
 
 
 class CameraFeed:

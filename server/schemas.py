@@ -43,7 +43,10 @@ __all__ = [
     "HandUpdate",
     "Id",
     "ImportPublic",
+    "LiveSeatPublic",
+    "LiveTablePublic",
     "LiveUpdate",
+    "LiveWatchPublic",
     "MeldVerdictPublic",
     "PlayerBuys",
     "PlayerPublic",
@@ -605,6 +608,28 @@ class SheetPublic(BaseModel):
 # --- live -------------------------------------------------------------------------------
 
 
+class LiveSeatPublic(BaseModel):
+    seat: int
+    player: str
+    melds: list[list[str]] = Field(description="the seat's melds, cards in table order")
+    hand: list[str] = Field(description="the seat's cards in no meld")
+    check: CheckPublic | None = Field(
+        default=None,
+        description="the melds judged as a lay-down for the round in play (each meld's "
+        "verdict with reasons); none when the seat has no melds or no round is in play",
+    )
+
+
+class LiveTablePublic(BaseModel):
+    version: int = Field(description="counts the stream's stable tables: a new one, a new number")
+    frame: int = Field(description="the frame it was read from")
+    round: int | None
+    contract: str | None
+    cards: list[str] = Field(description="every card of the stable table")
+    seats: list[LiveSeatPublic]
+    outside: list[str] = Field(description="cards at no seat")
+
+
 class LiveUpdate(BaseModel):
     frame: int
     width: int
@@ -614,6 +639,17 @@ class LiveUpdate(BaseModel):
     stable_cards: list[str]
     stability: float
     stable: bool
+    table: LiveTablePublic | None = Field(
+        default=None,
+        description="with `?game=ID`: the latest stable table, per seat with verdicts",
+    )
+
+
+class LiveWatchPublic(BaseModel):
+    game_id: int
+    streaming: bool
+    device: str | None = Field(description="the device streaming the game's table")
+    table: LiveTablePublic | None
 
 
 class CameraStatus(BaseModel):

@@ -554,13 +554,37 @@ function livePanel(game) {
   const picker = el("select", { id: "camera-picker", "aria-label": "Camera", hidden: true });
   const serverImg = el("img", { id: "server-camera", alt: "server camera" });
   const serverFrame = el("div", { class: "live", hidden: true }, serverImg);
+  // The stable table beside the video (below it on a phone), folded on its own: each
+  // seat's melds with their verdicts. From this device's camera, or from another
+  // device streaming this game ("Live from …" in the panel's title, seen folded too).
+  const liveFrom = el("span", { class: "live-from", id: "live-from", hidden: true });
+  const tableBox = el("div", { id: "live-table-cards" });
+  const tableFold = el("details", { class: "live-table", id: "live-table", open: true, hidden: true },
+    el("summary", { text: "The steady table" }), tableBox);
+  const showTable = (table, key) => {
+    tableFold.hidden = false;
+    ShanghaiLive.showTable(tableBox, table, key);
+  };
   // Folded by default on a phone (the hands come first), open on a wider screen; the
   // choice made is kept on this device.
   const panel = el("details", { class: "panel", id: "live-panel", open: prefs.liveOpen() },
-    el("summary", { class: "panel-title" }, el("h2", { text: "Live table" })),
-    el("div", { class: "row" }, start, picker), frame, serverFrame, status,
-    el("p", { class: "muted", text: "Cards seen steadily:" }), seen);
+    el("summary", { class: "panel-title" }, el("h2", { text: "Live table" }), liveFrom),
+    el("div", { class: "row" }, start, picker),
+    el("div", { class: "live-split" }, el("div", { class: "live-media" }, frame, serverFrame), tableFold),
+    status, el("p", { class: "muted", text: "Cards seen steadily:" }), seen);
   panel.addEventListener("toggle", () => prefs.setLiveOpen(panel.open));
+
+  // Another device streaming this game: its stable table, as it changes.
+  const watcher = ShanghaiLive.watch(game.id, (state) => {
+    if (view && view.running) return; // this device streams: its own answers show the table
+    liveFrom.hidden = !state.streaming;
+    liveFrom.textContent = state.streaming ? `Live from ${state.device}` : "";
+    if (state.streaming) showTable(state.table, `${state.device}:${state.table ? state.table.version : 0}`);
+    else tableFold.hidden = true;
+    showSeen(seen, state.table ? state.table.cards : [], Boolean(state.table));
+  });
+  const before = live;
+  live = { video: null, stop() { watcher.close(); if (before) before.stop(); } };
 
   api("GET", "/api/live/camera").then((camera) => {
     if (!camera.source) return;
@@ -581,12 +605,18 @@ function livePanel(game) {
 
   // The browser camera (live.js): the button starts and stops it; the picker changes it.
   let view = null;
+  let streams = 0;
   async function startCamera(deviceId) {
-    if (view) { view.stop(); view = null; return; }
+    const was = view;
+    view = null;
+    if (was && was.running) { was.stop(); return; } // (not running: another device took over)
     const previous = live;
+    const stream = ++streams;
     view = await ShanghaiLive.start({ video, canvas, frame, status, seen, start, picker, deviceId,
+      game: game.id, device: prefs.who(), onTable: (table) => showTable(table, `own${stream}:${table.version}`),
       onRestart: (id) => { view = null; startCamera(id); } });
     if (!view) return;
+    liveFrom.hidden = true;
     const own = view;
     live = { video, stop() { own.stop(); if (previous) previous.stop(); } };
   }

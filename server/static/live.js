@@ -4,11 +4,20 @@
 // only when the answer says they belong to it (while a hand moves over the table the
 // server keeps the cards it read before, which belong to an earlier picture): a label is
 // never drawn on a card that has since changed. Start and stop; a camera picker, the rear
-// camera by default on a phone. app.js builds the panel and calls ShanghaiLive.start.
+// camera by default on a phone. With a game, the stream is that game's camera: its answers
+// carry the stable table (each seat's melds judged by the game's rules), and every other
+// screen on the game watches it (/api/live/watch, `watch`). app.js builds the panel and
+// calls ShanghaiLive.start, ShanghaiLive.watch and ShanghaiLive.showTable.
 "use strict";
 
 const ShanghaiLive = (() => {
   const MIN_GAP_MS = 100; // at most ten frames a second go to the server
+  const REWATCH_MS = 3000; // a watch dropped (network, server restart) is opened again
+
+  function socketUrl(path) {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    return `${scheme}://${location.host}${path}`;
+  }
 
   async function openCamera(deviceId) {
     const video = deviceId
@@ -62,7 +71,9 @@ const ShanghaiLive = (() => {
   }
 
   // parts: { video, canvas, frame (the box holding both), status, seen (stable chips),
-  // start (the start/stop button), picker (a <select>, optional), deviceId (optional) }.
+  // start (the start/stop button), picker (a <select>, optional), deviceId (optional),
+  // game and device (optional: the game this camera shows and this device's name),
+  // onTable(table) (optional: each answer's stable table) }.
   // Resolves to the running view ({ video, stop() }), or null when no camera runs.
   async function start(parts) {
     const { video, canvas, frame, status, seen, start: button, picker } = parts;
@@ -81,8 +92,9 @@ const ShanghaiLive = (() => {
     frame.hidden = false;
     button.textContent = "Stop camera";
     fillPicker(picker, stream).catch(() => {});
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/api/live/ws`);
+    const query = parts.game
+      ? `?game=${parts.game}&device=${encodeURIComponent(parts.device || "")}` : "";
+    const socket = new WebSocket(socketUrl(`/api/live/ws${query}`));
     socket.binaryType = "arraybuffer";
     let nextId = 1;
     let inFlight = null; // { id, image } of the frame sent and not yet answered
@@ -110,6 +122,11 @@ const ShanghaiLive = (() => {
       if (update.stopped || update.reset) return;
       const sent = inFlight;
       inFlight = null;
+      if (update.taken_over) { // another device streams this game now
+        view.stop();
+        status.textContent = `${update.error}.`;
+        return;
+      }
       if (update.error) {
         status.textContent = update.status === 503
           ? `${update.error}. The camera shows the table; enter cards by text or clicks below.`
@@ -120,6 +137,7 @@ const ShanghaiLive = (() => {
       const labelled = update.frame === sent.id;
       draw(canvas, sent.image, update, labelled);
       showSeen(seen, update.stable_cards, update.stable);
+      if (update.table && parts.onTable) parts.onTable(update.table);
       status.textContent = labelled
         ? `${update.cards.length} cards in view${update.stable ? " · steady" : ""}`
         : "The table is moving: waiting for it to settle.";
@@ -128,6 +146,7 @@ const ShanghaiLive = (() => {
 
     const view = {
       video,
+      get running() { return !stopped; },
       stop() {
         if (stopped) return;
         stopped = true;
@@ -150,5 +169,75 @@ const ShanghaiLive = (() => {
     return view;
   }
 
-  return { start };
+  // Watch a game's live table: `onState` gets each /api/live/watch message ({ streaming,
+  // device, table }). Returns { close() }; a dropped watch is opened again.
+  function watch(gameId, onState) {
+    let socket = null;
+    let closed = false;
+    let timer = null;
+    const open = () => {
+      socket = new WebSocket(socketUrl(`/api/live/watch?game=${gameId}`));
+      socket.onmessage = (event) => {
+        const state = JSON.parse(event.data);
+        if (state.error) closed = true; // no such game: nothing to watch
+        else onState(state);
+      };
+      socket.onclose = () => { if (!closed) timer = setTimeout(open, REWATCH_MS); };
+    };
+    open();
+    return {
+      close() {
+        closed = true;
+        clearTimeout(timer);
+        if (socket) socket.close();
+      },
+    };
+  }
+
+  function chips(cards) {
+    return cards.map((c) => el("span", { class: chipClass(c), text: cardLabel(c), title: cardName(c) }));
+  }
+
+  // The stable table (the server's LiveTablePublic) in `box`: each seat with cards, its
+  // melds with their verdicts (worded as the dispute check words them) and its hand,
+  // then the cards at no seat. `key` names what is shown (the table's version and who
+  // streams it): the same key again draws nothing, so the table changes only when the
+  // stable state does.
+  function showTable(box, table, key) {
+    if (box.dataset.key === key) return;
+    box.dataset.key = key;
+    if (!table) {
+      box.replaceChildren(el("p", { class: "muted", text: "Waiting for the table to hold still." }));
+      return;
+    }
+    const seats = table.seats.filter((s) => s.melds.length || s.hand.length);
+    box.replaceChildren(...[
+      table.round
+        ? el("p", { class: "muted", text: `Round ${table.round}${table.contract ? `: ${table.contract}` : ""}` })
+        : null,
+      seats.length || table.outside.length ? null : el("p", { class: "muted", text: "No cards on the table." }),
+      ...seats.map((seat) => {
+        const check = seat.check;
+        return el("section", { class: "live-seat", "data-seat": String(seat.seat) },
+          el("h3", { text: seat.player }),
+          check ? el("p", { class: check.valid ? "ok" : "error", text: check.valid ? "Legal lay-down" : "Not a legal lay-down" }) : null,
+          ...seat.melds.map((cards, i) => {
+            const verdict = check && check.melds[i];
+            const kind = verdict ? (verdict.valid ? "valid" : "invalid") : "";
+            return el("div", { class: `verdict live-meld ${kind}` }, chips(cards),
+              verdict ? el("span", { text: verdict.valid ? verdict.description : verdict.reasons.join("; ") }) : null);
+          }),
+          ...(check ? check.reasons.filter((r) => !r.startsWith("meld ")) : [])
+            .map((r) => el("p", { class: "error", text: r })),
+          seat.hand.length
+            ? el("div", { class: "live-hand" }, el("span", { class: "muted", text: "Not in a meld:" }), chips(seat.hand))
+            : null);
+      }),
+      table.outside.length
+        ? el("div", { class: "live-hand" }, el("span", { class: "muted", text: "At no seat:" }), chips(table.outside))
+        : null,
+    ].filter(Boolean));
+  }
+
+  return { start, watch, showTable };
 })();
