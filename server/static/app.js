@@ -574,15 +574,19 @@ function livePanel(game) {
     status, el("p", { class: "muted", text: "Cards seen steadily:" }), seen);
   panel.addEventListener("toggle", () => prefs.setLiveOpen(panel.open));
 
-  // Another device streaming this game: its stable table, as it changes.
-  const watcher = ShanghaiLive.watch(game.id, (state) => {
-    if (view && view.running) return; // this device streams: its own answers show the table
+  // Another device streaming this game: its stable table, as it changes (the latest
+  // state is kept, to show at once when that device takes this one's camera over).
+  let watched = null;
+  const showWatched = () => {
+    const state = watched;
+    if (!state || (view && view.running)) return; // this device streams: its own answers show
     liveFrom.hidden = !state.streaming;
     liveFrom.textContent = state.streaming ? `Live from ${state.device}` : "";
     if (state.streaming) showTable(state.table, `${state.device}:${state.table ? state.table.version : 0}`);
     else tableFold.hidden = true;
     showSeen(seen, state.table ? state.table.cards : [], Boolean(state.table));
-  });
+  };
+  const watcher = ShanghaiLive.watch(game.id, (state) => { watched = state; showWatched(); });
   const before = live;
   live = { video: null, stop() { watcher.close(); if (before) before.stop(); } };
 
@@ -614,7 +618,7 @@ function livePanel(game) {
     const stream = ++streams;
     view = await ShanghaiLive.start({ video, canvas, frame, status, seen, start, picker, deviceId,
       game: game.id, device: prefs.who(), onTable: (table) => showTable(table, `own${stream}:${table.version}`),
-      onRestart: (id) => { view = null; startCamera(id); } });
+      onTakenOver: showWatched, onRestart: (id) => { view = null; startCamera(id); } });
     if (!view) return;
     liveFrom.hidden = true;
     const own = view;

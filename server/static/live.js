@@ -73,7 +73,8 @@ const ShanghaiLive = (() => {
   // parts: { video, canvas, frame (the box holding both), status, seen (stable chips),
   // start (the start/stop button), picker (a <select>, optional), deviceId (optional),
   // game and device (optional: the game this camera shows and this device's name),
-  // onTable(table) (optional: each answer's stable table) }.
+  // onTable(table) (optional: each answer's stable table), onTakenOver() (optional: another
+  // device streams the game now; this camera has stopped) }.
   // Resolves to the running view ({ video, stop() }), or null when no camera runs.
   async function start(parts) {
     const { video, canvas, frame, status, seen, start: button, picker } = parts;
@@ -125,6 +126,7 @@ const ShanghaiLive = (() => {
       if (update.taken_over) { // another device streams this game now
         view.stop();
         status.textContent = `${update.error}.`;
+        if (parts.onTakenOver) parts.onTakenOver();
         return;
       }
       if (update.error) {

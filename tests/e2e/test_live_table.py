@@ -103,3 +103,31 @@ def test_one_phone_streams_every_screen_shows_the_table(
         timeout=TIMEOUT,
     )
     assert laptop.locator("#live-cards .chip").count() == 0
+
+
+def test_a_second_camera_takes_the_game_over(
+    live_server: Callable[..., Any], browser_for: Callable[..., Any]
+) -> None:
+    """Bob's laptop starts its camera while Ann's phone streams: the phone's camera stops
+    and says who streams now; the laptop shows its own table, without "Live from"."""
+    server = live_server(StandInScanner(lay_down))
+    browser = browser_for(["7h", "Kc"])
+    phone = browser.new_context(viewport=DESKTOP).new_page()
+    laptop = browser.new_context(viewport=DESKTOP).new_page()
+    new_game(phone, server.url)
+    for page, name in ((phone, "Ann's phone"), (laptop, "Bob's laptop")):
+        page.goto(phone.url)
+        page.wait_for_selector("#round-info", timeout=TIMEOUT)
+        page.fill("#device-name", name)
+        page.locator("#device-name").dispatch_event("change")
+    phone.click("#start-camera")
+    wait_for_text(laptop, "#live-from", "Live from Ann's phone")
+    laptop.click("#start-camera")
+    wait_for_text(
+        phone, "#live-status", "Bob's laptop now streams this game's table: this camera stopped."
+    )
+    assert phone.locator("#start-camera").inner_text() == "Start camera"
+    assert phone.locator("#live-frame").is_hidden()
+    wait_for_text(phone, "#live-from", "Live from Bob's laptop")
+    wait_for_text(laptop, "#live-table-cards", "Not a legal lay-down")
+    assert laptop.locator("#live-from").is_hidden()
