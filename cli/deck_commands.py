@@ -8,8 +8,8 @@
 `image,cards`: a photo, relative to the CSV, and the cards in it in any order), finds
 and matches every card (`vision.deck_enrol`), adapts the reading to the deck, and stores
 the deck in the data folder (`vision.deck_store.decks_dir`), replacing a deck of the same
-name; bad input names the photo and the card and stores nothing. `scan`, `score` and
-`check` read photos with a taught deck through `--deck NAME` (`deck_head_for`).
+name; bad input names the photo and the card and stores nothing. `scan`, `score`,
+`check` and `watch` read with a taught deck through `--deck NAME` (`deck_head_for`).
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ live video.
                   [--seats N | --zones FILE] [--json] [--annotate DIR]
     shanghai watch SOURCE [--variant V] [--players N] [--seats N | --zones FILE]
                   [--hold SECONDS] [--settle SECONDS] [--every-frame] [--show] [--json]
+                  [--deck NAME]
 
 The models load once for all the images. Every photo goes through the scan contract
 (`vision.scan.PhotoScanner`), as the server's scans do, so a photo gives the same cards
@@ -77,7 +78,7 @@ def _pipeline(
 ) -> CardPipeline:
     """`video`: one read per index (no half-turned second read), as every frame counts;
     with `--cache-reads`, sure reads of indices that lie still are carried from frame to
-    frame (`ReadCache`)."""
+    frame (`ReadCache`); with `--deck`, read with the taught deck (`deck_head_for`)."""
     if args.zoom < 1:
         raise UsageError("--zoom must be >= 1 (1 turns the small-card pass off)")
     try:
@@ -90,8 +91,9 @@ def _pipeline(
             zoom=args.zoom,
             turned=not video,
             cache_reads=video and getattr(args, "cache_reads", False),
+            deck=deck_head_for(getattr(args, "deck", None)),
         )
-    except ModelMissingError as exc:
+    except (ModelMissingError, DeckError) as exc:
         raise UsageError(str(exc)) from None
 
 
@@ -260,6 +262,7 @@ def register(sub: Any) -> None:
         "small cards: a second locator pass at this upscale (2 as scan; 1 = off, the "
         "default with --every-frame)",
     )
+    add_deck_option(p)
     p.set_defaults(func=cmd_watch)
 
 

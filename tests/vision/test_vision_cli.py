@@ -15,6 +15,9 @@ from mini_table import TableReader
 
 from shanghai.cli import vision_commands
 from shanghai.cli.main import main
+from shanghai.engine.cards import Card, DeckFamily
+from shanghai.vision.deck_head import DeckHead, fit_head
+from shanghai.vision.deck_store import HEAD_FILE, DeckStore, write_deck_file
 from shanghai.vision.pipeline import CardPipeline
 from shanghai.vision.read_cache import ReadCache
 from shanghai.vision.reconstruct import Reconstructor
@@ -44,6 +47,8 @@ class _FakePipeline:
 
 ZOOMS: list[tuple[float, bool, bool]] = []
 """The `zoom`, `turned` and `cache_reads` each fake pipeline was loaded with."""
+DECKS: list[Any] = []
+"""The `deck` each fake pipeline was loaded with."""
 
 
 @pytest.fixture
@@ -67,6 +72,7 @@ def fake_models(monkeypatch: pytest.MonkeyPatch, mini_table: Any) -> None:
         deck: Any = None,
     ) -> Any:
         ZOOMS.append((zoom, turned, cache_reads))
+        DECKS.append(deck)
         return _FakePipeline(table, Reconstructor(rules, players, zones, role), cache_reads)
 
     monkeypatch.setattr(CardPipeline, "load", staticmethod(load))
@@ -245,6 +251,57 @@ def test_photo_passes_are_on_for_photos_off_for_video_and_checked(
     assert err.count("\n") == 1 and "too small to show a card" in err
     assert main(["scan", str(photo), "--zoom", "0.5"]) == 2
     assert "--zoom must be >= 1" in capsys.readouterr().err
+
+
+def _store_deck(name: str, *, adapted: bool) -> None:
+    """A taught deck of two cards in the data folder (`DeckStore()`), with a head
+    fitted on made-up features if `adapted`."""
+
+    def build(folder: Path) -> None:
+        cards = [Card.parse("7h"), Card.parse("8s")]
+        write_deck_file(folder, name=name, family=DeckFamily.STANDARD, cards=cards, photos=1)
+        if adapted:
+            rng = np.random.default_rng(0)
+            features = rng.normal(0, 1, (8, 16)).astype(np.float32)
+            features[4:] += 3  # two apart clusters
+            fit_head(features, ["7h"] * 4 + ["8s"] * 4, reader="r").save(folder / HEAD_FILE)
+
+    DeckStore().write(name, build)
+
+
+def test_watch_reads_with_a_taught_deck(
+    fake_models: None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`watch --deck NAME` loads the deck's head as `scan --deck` does, in both ways of
+    watching; a deck not stored or not adapted is a one-line usage error."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    _store_deck("home", adapted=True)
+    _store_deck("half", adapted=False)
+    video = tmp_path / "v.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (320, 240))
+    image = np.full((240, 320, 3), 60, np.uint8)
+    cv2.rectangle(image, (100, 60), (200, 180), (230, 230, 230), -1)
+    for _ in range(5):
+        writer.write(image)
+    writer.release()
+    DECKS.clear()
+    assert main(["watch", str(video), "--json", "--deck", "home"]) == 0
+    assert main(["watch", str(video), "--json", "--every-frame", "--deck", "home"]) == 0
+    assert main(["watch", str(video), "--json"]) == 0
+    assert [d.classes if isinstance(d, DeckHead) else d for d in DECKS] == [
+        ("7h", "8s"),
+        ("7h", "8s"),
+        None,
+    ]
+    capsys.readouterr()
+    assert main(["watch", str(video), "--deck", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no deck named 'nope'" in err
+    assert main(["watch", str(video), "--deck", "half"]) == 2
+    assert "deck half is not adapted" in capsys.readouterr().err
 
 
 def test_looks_like_image() -> None:
