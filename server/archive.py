@@ -3,7 +3,11 @@
 have (its house rules, its players, each hand's cards and points) before storing any.
 
 A game's photos and its round histories stay on the server that has them; an import
-brings back the games, their hands and their buys."""
+brings back the games, their hands and their buys, and the name of the taught deck a
+game's scans read with. Taught decks themselves are not in the file: an imported game
+whose deck is not on this server (or is one of another family) keeps the name, and its
+scans read with the shipped models (`deck_jobs.DeckScanners.for_deck`) until a deck of
+that name is taught here."""
 
 from __future__ import annotations
 
@@ -24,7 +28,7 @@ from .card_input import read_hand
 from .errors import ApiError
 from .game_state import GameState
 from .models import GAME_NAME_LENGTH, SQL_INT_MAX, Buy, Game, Hand, Player
-from .schemas import Text, player_name
+from .schemas import DeckName, Text, player_name
 from .variant_snapshots import variant_from_toml
 
 __all__ = [
@@ -68,6 +72,11 @@ class ArchiveGame(BaseModel):
     variant_origin: Literal["built-in", "house-rule", "uploaded", "imported"] = "imported"
     variant_toml: Text = Field(max_length=100_000, description="the rules the game was played by")
     target_score: int | None = Field(default=None, ge=1, le=100_000)
+    deck: DeckName | None = Field(
+        default=None,
+        description="the taught deck its scans read with (None: the shipped reading); "
+        "imported as a name only",
+    )
     created_at: dt.datetime
     players: list[Annotated[Text, AfterValidator(player_name)]] = Field(min_length=1, max_length=20)
     finished: bool = Field(default=False, description="for reading only")
@@ -151,6 +160,7 @@ def export_archive(session: Session) -> Archive:
                 variant_origin=game.variant_origin,  # type: ignore[arg-type]
                 variant_toml=game.variant_toml,
                 target_score=game.target_score,
+                deck=game.deck,
                 created_at=game.created_at,
                 players=[p.name for p in players],
                 finished=state.record.is_finished,
@@ -262,6 +272,7 @@ def _game(number: int, entry: ArchiveGame) -> tuple[Game, list[Hand], list[Buy]]
             variant_origin=entry.variant_origin,
             variant_toml=entry.variant_toml,
             target_score=entry.target_score or variant.target_score,
+            deck=entry.deck,
             created_at=entry.created_at
             if entry.created_at.tzinfo
             else entry.created_at.replace(tzinfo=dt.UTC),

@@ -25,6 +25,7 @@ from typing import Annotated, Literal
 from fastapi import Depends
 from fastapi.requests import HTTPConnection
 
+from shanghai.engine.cards import DeckFamily
 from shanghai.vision.deck_enrol import store_enrolled
 from shanghai.vision.deck_store import DeckError, DeckStore, decks_dir
 from shanghai.vision.pipeline import CardModels
@@ -35,6 +36,7 @@ from .deps import GameDep, ScannerDep
 from .errors import ApiError
 from .scanning import CardScanner
 from .settings import Settings
+from .variant_snapshots import variant_from_toml
 
 __all__ = [
     "AdaptState",
@@ -174,7 +176,12 @@ class DeckScanners:
         self._lock = threading.Lock()
         self._cache: dict[str, tuple[tuple[int, int], CardScanner]] = {}
 
-    def for_deck(self, base: CardScanner, name: str | None) -> CardScanner:
+    def for_deck(
+        self, base: CardScanner, name: str | None, family: DeckFamily | None = None
+    ) -> CardScanner:
+        """`base` reading with the stored deck `name`; `base` itself (the shipped
+        reading) for no name, a deck not stored here (removed since the game began, or a
+        game imported from another server), one not adapted, or one not of `family`."""
         if not name or not isinstance(base, PhotoScanner):
             return base
         models = base.models
@@ -184,7 +191,9 @@ class DeckScanners:
             deck = self.store.get(name)
             stamp = deck.head_path.stat().st_mtime_ns
         except (DeckError, OSError):
-            return base  # removed since the game began: the shipped reading
+            return base  # removed since the game began, or never taught here
+        if family is not None and deck.family is not family:
+            return base  # a deck of the same name for other cards (an imported game)
         key = (id(models), stamp)
         with self._lock:
             cached = self._cache.get(name)
@@ -240,7 +249,8 @@ def base_models(scanner: CardScanner) -> CardModels:
 
 def get_game_scanner(scanner: ScannerDep, game: GameDep, decks: DecksDep) -> CardScanner:
     """The scanner for this game: the app's, reading with the game's deck if it has one."""
-    return decks.scanners.for_deck(scanner, game.deck)
+    family = variant_from_toml(game.variant_toml).family if game.deck else None
+    return decks.scanners.for_deck(scanner, game.deck, family)
 
 
 GameScannerDep = Annotated[CardScanner, Depends(get_game_scanner)]

@@ -64,12 +64,14 @@ async def live_socket(
     live_game: LiveGame | None = None
     if game is not None:
         try:
-            live_game, deck = await run_in_threadpool(_live_game, websocket, game)
+            found, deck = await run_in_threadpool(_live_game, websocket, game)
         except ApiError as exc:
             await _refuse(websocket, exc)
             return
+        live_game = found
         decks: TeachDecks = websocket.app.state.decks
-        scanner = await run_in_threadpool(decks.scanners.for_deck, scanner, deck)
+        family = found.rules.variant.family
+        scanner = await run_in_threadpool(decks.scanners.for_deck, scanner, deck, family)
     hub = live_hub(websocket)
     stream = None
     if live_game is not None:
