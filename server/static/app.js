@@ -465,6 +465,7 @@ function tableHeader(game) {
           `${info.contract || "any melds"} · ${info.cards_dealt} cards each`)
       : el("p", { id: "round-info", class: "ok", text: `Game over. Winner: ${game.winners.join(", ")}` }),
     el("p", { class: "muted", id: "totals", text: `Totals: ${game.players.map((p, i) => `${p} ${game.totals[i]}`).join(" · ")}` }),
+    game.deck ? el("p", { class: "muted", id: "deck-info", text: `Cards read with the deck '${game.deck}'` }) : null,
     changeControls(game));
 }
 

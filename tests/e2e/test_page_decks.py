@@ -185,6 +185,7 @@ def test_teach_a_deck_adapt_and_play_with_it(
     page.wait_for_selector("#round-info", timeout=TIMEOUT)
     game = page.url.rsplit("/", 1)[-1]
     assert page.request.get(f"{server.url}/api/games/{game}").json()["deck"] == "home"
+    assert page.inner_text("#deck-info") == "Cards read with the deck 'home'"
 
     # The list, and removing the deck (asked first).
     page.goto(f"{server.url}/#/decks")
