@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from mini_table import MiniTable
 from starlette.websockets import WebSocketDisconnect
 
+from shanghai.server.schemas import LiveUpdate, LiveWatchPublic
 from shanghai.server.settings import Settings
 
 GameMaker = Callable[..., int]
@@ -213,3 +214,41 @@ def test_closed_sockets_leave_nothing_behind(
     with client.websocket_connect(f"/api/live/watch?game={game}") as watcher:
         assert watcher.receive_json()["streaming"] is False
     assert hub.games() == []
+
+
+def finish(client: TestClient, game: int) -> None:
+    """Every round scored (Ann goes out each time): the game is over."""
+    number = client.get(f"/api/games/{game}").json()["current_round"]
+    while number is not None:
+        for seat, cards in enumerate(("", "7h", "Kd")):
+            answer = client.post(
+                f"/api/games/{game}/rounds/{number}/hands", json={"player": seat, "cards": cards}
+            )
+            assert answer.status_code == 201, answer.text
+        number = client.get(f"/api/games/{game}").json()["current_round"]
+
+
+def test_a_finished_games_stream_shows_the_table_without_verdicts(
+    client: TestClient, fake_scanner: ScanSetter, make_game: GameMaker
+) -> None:
+    """No round in play: no contract and no seat's `check`, and the rest of the table
+    (players, melds, hands) as the page draws it, for the streaming page and watchers."""
+    game = make_game()
+    finish(client, game)
+    fake_scanner(layout=lay_down())
+    with client.websocket_connect(f"/api/live/watch?game={game}") as watcher:
+        assert watcher.receive_json()["table"] is None
+        with client.websocket_connect(f"/api/live/ws?game={game}&device=Ann") as ws:
+            assert watcher.receive_json()["streaming"] is True
+            answer = frame(ws)
+            seen = watcher.receive_json()
+    LiveUpdate.model_validate(answer)
+    LiveWatchPublic.model_validate(seen)
+    table = answer["table"]
+    assert (table["round"], table["contract"], table["version"]) == (None, None, 1)
+    assert sorted(table["cards"]) == sorted(SETS)
+    assert [s["player"] for s in table["seats"]] == ["Ann", "Bob", "Cy"]
+    assert [s["check"] for s in table["seats"]] == [None, None, None]
+    seat = seat_with_melds(table)
+    assert seat["melds"] == [["7h", "7s", "7c"], ["Qd", "Qs", "9c"]] and seat["hand"] == ["Kc"]
+    assert seen["table"] == table

@@ -160,6 +160,32 @@ def test_the_websocket_needs_the_code(app: FastAPI) -> None:
             assert socket.receive_json() == {"reset": True}
 
 
+def test_watching_a_game_live_needs_the_code(app: FastAPI) -> None:
+    """`/api/live/watch`: a phone without the code (or with a wrong one) is closed before
+    it hears anything; with it (`?code=` or the cookie), it receives the game's live
+    state, and hears a stream start. (One client: a second `TestClient` would run the
+    app on another event loop, which the live hub's queues do not span.)"""
+    with TestClient(app, client=PHONE) as phone:
+        body = {"variant": "shanghai", "players": ["A", "B", "C"]}
+        made = phone.post("/api/games", json=body, headers={"X-Table-Code": CODE})
+        game = made.json()["id"]
+        for query in ("", "&code=ABCD2346"):
+            with (
+                pytest.raises(WebSocketDisconnect) as refused,
+                phone.websocket_connect(f"/api/live/watch?game={game}{query}") as watcher,
+            ):
+                watcher.receive_json()  # only if the socket opened
+            assert refused.value.code == 1008
+        idle = {"game_id": game, "streaming": False, "device": None, "table": None}
+        with phone.websocket_connect(f"/api/live/watch?game={game}&code={CODE}") as watcher:
+            assert watcher.receive_json() == idle
+        phone.cookies.set(COOKIE, CODE)
+        with phone.websocket_connect(f"/api/live/watch?game={game}") as watcher:
+            assert watcher.receive_json() == idle
+            with phone.websocket_connect(f"/api/live/ws?game={game}&device=Host"):
+                assert watcher.receive_json() == {**idle, "streaming": True, "device": "Host"}
+
+
 def test_the_machine_itself_needs_no_code_and_sees_the_join_qr(app: FastAPI) -> None:
     with TestClient(app, client=LOCAL) as host:
         assert host.get("/api/games").status_code == 200
