@@ -64,6 +64,21 @@ def frame(ws: Any) -> dict[str, Any]:
     return answer
 
 
+def until(
+    watcher: Any, wanted: Callable[[dict[str, Any]], bool]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The first message the watcher receives that is `wanted`, and those before it.
+
+    A watcher is sent the game's newest state, not every state: a screen that has not
+    taken one yet gets the next in its place (`LiveHub`), and a stream may start while
+    a watcher is being set up. So the tests wait for the state they expect instead of
+    counting messages; the newest state always arrives, so the wait ends."""
+    skipped = []
+    while not wanted(message := watcher.receive_json()):
+        skipped.append(message)
+    return message, skipped
+
+
 def seat_with_melds(table: dict[str, Any]) -> dict[str, Any]:
     seats = [s for s in table["seats"] if s["melds"]]
     assert len(seats) == 1, table
@@ -120,15 +135,16 @@ def test_a_watcher_sees_the_table_another_connection_streams(
             "table": None,
         }
         with client.websocket_connect(f"/api/live/ws?game={game}&device=Ann%27s%20phone") as ws:
-            started = watcher.receive_json()
+            started, _ = until(watcher, lambda m: m["streaming"])
             streamed = frame(ws)
-            seen = watcher.receive_json()
+            seen, _ = until(watcher, lambda m: m["table"] is not None)
             frame(ws)  # the same table again: nothing new for the watcher
             with client.websocket_connect(f"/api/live/ws?game={other}") as elsewhere:
                 frame(elsewhere)  # another game's stream: not this watcher's
             ws.send_text("stop")
             assert ws.receive_json() == {"stopped": True}
-        ended = watcher.receive_json()
+        ended, between = until(watcher, lambda m: not m["streaming"])
+    assert between == []  # nothing for the same table again, nor for the other game
     assert started == {"game_id": game, "streaming": True, "device": "Ann's phone", "table": None}
     assert seen["streaming"] is True and seen["device"] == "Ann's phone"
     assert seen["table"] == streamed["table"]
@@ -146,12 +162,11 @@ def test_a_second_streaming_device_takes_over(
         client.websocket_connect(f"/api/live/watch?game={game}") as watcher,
         client.websocket_connect(f"/api/live/ws?game={game}&device=Ann") as first,
     ):
-        watcher.receive_json()  # nobody
-        assert watcher.receive_json()["device"] == "Ann"
+        until(watcher, lambda m: m["device"] == "Ann")
         frame(first)
-        assert watcher.receive_json()["table"] is not None
+        until(watcher, lambda m: m["table"] is not None)
         with client.websocket_connect(f"/api/live/ws?game={game}&device=Bob") as second:
-            assert watcher.receive_json() == {
+            assert until(watcher, lambda m: m["device"] == "Bob")[0] == {
                 "game_id": game,
                 "streaming": True,
                 "device": "Bob",
@@ -161,7 +176,8 @@ def test_a_second_streaming_device_takes_over(
             with pytest.raises(WebSocketDisconnect):
                 first.receive_json()
             assert frame(second)["table"]["version"] == 1
-            assert watcher.receive_json()["device"] == "Bob"
+            bob, _ = until(watcher, lambda m: m["table"] is not None)
+            assert bob["device"] == "Bob"
     assert refused == {
         "error": "Bob now streams this game's table: this camera stopped",
         "status": 409,
@@ -239,9 +255,9 @@ def test_a_finished_games_stream_shows_the_table_without_verdicts(
     with client.websocket_connect(f"/api/live/watch?game={game}") as watcher:
         assert watcher.receive_json()["table"] is None
         with client.websocket_connect(f"/api/live/ws?game={game}&device=Ann") as ws:
-            assert watcher.receive_json()["streaming"] is True
+            until(watcher, lambda m: m["streaming"])
             answer = frame(ws)
-            seen = watcher.receive_json()
+            seen, _ = until(watcher, lambda m: m["table"] is not None)
     LiveUpdate.model_validate(answer)
     LiveWatchPublic.model_validate(seen)
     table = answer["table"]
