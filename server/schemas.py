@@ -8,6 +8,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, Field, field_validator, model_validator
 
+from shanghai.vision.deck_store import NAME_PATTERN as DECK_NAME_PATTERN
+
 from .models import GAME_NAME_LENGTH, PLAYER_NAME_LENGTH, SQL_INT_MAX
 
 __all__ = [
@@ -89,7 +91,7 @@ Id = Annotated[int, Field(ge=1, le=SQL_INT_MAX)]
 DeckName = Annotated[
     str,
     Field(
-        pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$",
+        pattern=f"^{DECK_NAME_PATTERN.pattern}$",
         description="a taught deck's name: up to 40 letters, digits, '_', '.' or '-', "
         "starting with a letter or digit",
         examples=["home"],

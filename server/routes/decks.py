@@ -19,7 +19,7 @@ from fastapi.responses import FileResponse
 
 from shanghai.engine.cards import DeckFamily, cards_of_family
 from shanghai.vision.deck_enrol import find_cards
-from shanghai.vision.deck_store import DeckError, DeckNotFoundError, StoredDeck
+from shanghai.vision.deck_store import NAME_PATTERN, DeckError, DeckNotFoundError, StoredDeck
 
 from ..deck_drafts import Draft, DraftCard
 from ..deck_jobs import AdaptState, DecksDep, TeachDecks, base_models
@@ -42,7 +42,7 @@ router = APIRouter(prefix="/api/decks", tags=["decks"])
 
 NamePath = Annotated[
     str,
-    Path(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$", description="the deck's name"),
+    Path(pattern=f"^{NAME_PATTERN.pattern}$", description="the deck's name"),
 ]
 CardId = Annotated[int, Path(ge=1, le=SQL_INT_MAX, description="a card of the draft")]
 
