@@ -5,9 +5,11 @@ A card table is still most of the time. `MotionGate.look` shrinks each frame to 
 grey picture (`width` pixels wide, about a millisecond at 1280x720) and compares it, cell
 by cell, with two others: the picture the cards were last read from (the reference) and
 the first picture of the current still spell. A cell has changed when at least
-`min_pixels` of its small pixels moved by more than `threshold` grey levels, once the
-best global gain and offset (a camera's exposure drifting) and a shift of a pixel or
-two (a hand-held phone) are taken out. Sensor noise averages away in the shrinking.
+`min_pixels` of its small pixels lie more than `threshold` grey levels outside the range
+of the other picture's 3x3 neighbourhood, once the best global gain and offset (a
+camera's exposure drifting) and a shift of a pixel or two (a hand-held phone) are taken
+out; the neighbourhood absorbs what is left of a shift (under a small pixel). Sensor
+noise averages away in the shrinking.
 
 The first frame is read at once; after that, the verdict (`Look`) is one of:
 - `still`: the picture is as it was read: keep the reads, run no model.
@@ -54,14 +56,24 @@ class Verdict:
         return float(self.changed_cells.mean()) if self.changed_cells.size else 0.0
 
 
+SMOOTH_SIGMA = 1.0
+"""Gaussian blur (small pixels) of each small picture: shrinking a card's fine print
+(a court card's picture, pips) aliases, so a move of a quarter of a small pixel changed
+values past any neighbour's; blurred, a frame of a still card under a hand-held phone
+matches its neighbour (a fake camera whose cards jittered by a pixel was never once
+"settled" in 200 frames before, every time after)."""
+
+
 def small_grey(frame: Frame, width: int) -> Small:
-    """The frame shrunk to `width` pixels wide (area average), grey, float32."""
+    """The frame shrunk to `width` pixels wide (area average), grey, float32, blurred by
+    `SMOOTH_SIGMA`."""
     h, w = frame.shape[:2]
     height = max(1, round(h * width / max(w, 1)))
     small = cv2.resize(frame, (width, height), interpolation=cv2.INTER_AREA)
     if small.ndim == 3:
         small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    return small.astype(np.float32)
+    blurred = cv2.GaussianBlur(small.astype(np.float32), (0, 0), SMOOTH_SIGMA)
+    return np.asarray(blurred, dtype=np.float32)
 
 
 def _aligned(reference: Small, current: Small, max_shift: float) -> Small:
@@ -83,6 +95,21 @@ def _aligned(reference: Small, current: Small, max_shift: float) -> Small:
     gain = min(max(gain, 0.7), 1.4)
     out: Small = (reference - mean_ref) * gain + mean_cur
     return out
+
+
+_NEIGHBOURS = np.ones((3, 3), np.uint8)
+
+
+def _outside(picture: Small, other: Small, threshold: float) -> npt.NDArray[np.bool_]:
+    """Pixels of `picture` brighter than every pixel of `other`'s 3x3 neighbourhood, or
+    darker than every one, by more than `threshold`. A shift of under a small pixel left
+    after alignment (a phone held in the hand, a sub-pixel move the global shift cannot
+    take out) keeps each value between its neighbours'; a plain difference saw every
+    printed edge of a still card as changed, and the gate called a hand-held picture
+    moving for as long as it was held."""
+    high = cv2.dilate(other, _NEIGHBOURS)
+    low = cv2.erode(other, _NEIGHBOURS)
+    return np.asarray((picture > high + threshold) | (picture < low - threshold), dtype=np.bool_)
 
 
 @dataclass
@@ -126,8 +153,10 @@ class MotionGate:
         """(rows, cols) cells of `current` that differ from `reference`."""
         if reference.shape != current.shape:
             return self._grid(current, True)
-        diff = np.abs(current - _aligned(reference, current, self.max_shift))
-        over = (diff > self.threshold).astype(np.float32)
+        aligned = _aligned(reference, current, self.max_shift)
+        over = (
+            _outside(current, aligned, self.threshold) | _outside(aligned, current, self.threshold)
+        ).astype(np.float32)
         h, w = over.shape
         rows, cols = -(-h // self.cell), -(-w // self.cell)
         padded = np.zeros((rows * self.cell, cols * self.cell), np.float32)
