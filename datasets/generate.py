@@ -8,7 +8,11 @@ Kinds (each writes under `<out>/<kind>/`):
 - `crops`: every visible index of each frame, cut out square for the reader, in
   ultralytics classify folders named by engine card notation;
 - `roundend`: round-end tables from simulated games, with the cards, melds and
-  expected scores of every player in the JSON (the end-to-end test set).
+  expected scores of every player in the JSON (the end-to-end test set);
+- `photo-tiles`: tiles, as `tiles`, of the scan's kind of photo (`hand_photos`: one
+  hand close up or across the table, or one player's lay-down, half each): the
+  locator trained on table scenes alone gained tile mAP but lost hands on the scan's
+  validation photos, whose fans and close-ups the table scenes rarely show.
 
 Item `i` is drawn from its own generator seeded by (seed, kind, i) and written under a
 name holding the seed and `i`, so results do not depend on `--workers`, and a
@@ -49,9 +53,9 @@ from .writer import (
 
 __all__ = ["KINDS", "GenerateConfig", "GenerateSummary", "generate", "item_rng", "make_item"]
 
-KINDS: tuple[str, ...] = ("scenes", "tiles", "crops", "roundend")
+KINDS: tuple[str, ...] = ("scenes", "tiles", "crops", "roundend", "photo-tiles")
 _KIND_CODES = {kind: i + 1 for i, kind in enumerate(KINDS)}
-DETECT_KINDS = ("scenes", "tiles", "roundend")
+DETECT_KINDS = ("scenes", "tiles", "roundend", "photo-tiles")
 WORKER_TASKS = 100
 """Items a worker process renders before it is replaced."""
 
@@ -180,6 +184,29 @@ def _tile_windows(
     return windows
 
 
+def _tile_item(
+    cfg: GenerateConfig, stem: str, split: str, rng: np.random.Generator, rendered: Rendered
+) -> ItemResult:
+    """`cfg.tiles_per_scene` tiles of one frame with their labels (`_tile_windows`)."""
+    result = ItemResult(split=split)
+    for k, window in enumerate(_tile_windows(rng, rendered, cfg.tile_size, cfg.tiles_per_scene)):
+        x0, y0, x1, y1 = window
+        labels = rendered.labels(window)
+        lines = yolo_lines(labels, x1 - x0, y1 - y0)
+        meta = {
+            "image": f"{stem}-{k}.jpg",
+            "split": split,
+            "window": list(window),
+            **scene_header(rendered, width=x1 - x0, height=y1 - y0),
+            "cards": labels_json(labels),
+        }
+        jpeg = encode_jpeg(rendered.image[y0:y1, x0:x1], quality=95)
+        write_detect_item(cfg.root, split, f"{stem}-{k}", jpeg, lines, meta)
+        result.images += 1
+        _count(result, labels, lines)
+    return result
+
+
 def make_item(cfg: GenerateConfig, index: int) -> ItemResult:
     """Render and write item `index` of the run (called in worker processes)."""
     rng = item_rng(cfg.seed, cfg.kind, index)
@@ -191,32 +218,21 @@ def make_item(cfg: GenerateConfig, index: int) -> ItemResult:
 
         rendered, truth = render_round_end(rng, split, looks)
         return _detect_item(cfg, stem, split, rendered, {"round": truth})
+    if cfg.kind == "photo-tiles":
+        from .hand_photos import render_hand_photo, render_lay_down_photo
+
+        render = render_hand_photo if rng.random() < 0.5 else render_lay_down_photo
+        photo, _truth = render(rng, split, looks)
+        return _tile_item(cfg, stem, split, rng, photo)
     rendered = sample_scene(
         rng, split, looks, rook_share=cfg.rook_share, extra_jokers=cfg.extra_jokers
     )
     if cfg.kind == "scenes":
         return _detect_item(cfg, stem, split, rendered)
-    result = ItemResult(split=split)
     if cfg.kind == "tiles":
-        for k, window in enumerate(
-            _tile_windows(rng, rendered, cfg.tile_size, cfg.tiles_per_scene)
-        ):
-            x0, y0, x1, y1 = window
-            labels = rendered.labels(window)
-            lines = yolo_lines(labels, x1 - x0, y1 - y0)
-            meta = {
-                "image": f"{stem}-{k}.jpg",
-                "split": split,
-                "window": list(window),
-                **scene_header(rendered, width=x1 - x0, height=y1 - y0),
-                "cards": labels_json(labels),
-            }
-            jpeg = encode_jpeg(rendered.image[y0:y1, x0:x1], quality=95)
-            write_detect_item(cfg.root, split, f"{stem}-{k}", jpeg, lines, meta)
-            result.images += 1
-            _count(result, labels, lines)
-        return result
+        return _tile_item(cfg, stem, split, rng, rendered)
     # crops: every readable index of the frame, cut out for the reader
+    result = ItemResult(split=split)
     h, w = rendered.image.shape[:2]
     k = 0
     for label in rendered.labels():

@@ -148,6 +148,26 @@ def test_tiles_are_square_windows_with_their_own_labels(tmp_path: Path) -> None:
         assert h == w <= 416
 
 
+def test_photo_tiles_cut_the_scans_photos_with_their_labels(tmp_path: Path) -> None:
+    """Tiles of hand and lay-down photos (`hand_photos`), labelled like table tiles:
+    cards laid in a row or fanned, with index boxes inside card boxes, and the photos'
+    looks kept to the split (no held-out look in train)."""
+    root = _run(tmp_path, "photo-tiles", 6, seed=5, split="train")
+    metas = [json.loads(p.read_text()) for p in sorted(root.rglob("meta/*.json"))]
+    assert len(metas) == 18 and len(list((root / "train" / "images").glob("*.jpg"))) == 18
+    assert not {look for meta in metas for look in meta["looks"]} & HELD_OUT_LOOKS
+    lines = [
+        line.split()
+        for label in (root / "train" / "labels").glob("*.txt")
+        for line in label.read_text().splitlines()
+    ]
+    classes = Counter(int(line[0]) for line in lines)
+    assert classes[0] > 0 and classes[1] > 0  # cards and their indices
+    assert all(0 <= float(v) <= 1 for line in lines for v in line[1:])
+    manifest = json.loads((root / "manifest.json").read_text())
+    assert manifest["kind"] == "photo-tiles"
+
+
 @pytest.mark.parametrize("family", list(DeckFamily))
 def test_only_the_test_split_sees_held_out_looks_and_tables(family: DeckFamily) -> None:
     rng = np.random.default_rng(0)
