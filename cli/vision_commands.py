@@ -29,6 +29,7 @@ from shanghai.engine.scoring import score_hand
 from shanghai.engine.variants import Rules
 from shanghai.vision.deck_store import DeckError
 from shanghai.vision.pipeline import CardPipeline, ModelMissingError
+from shanghai.vision.regions import Reread
 from shanghai.vision.scan import PhotoKind, PhotoScanner, ScanInputError
 from shanghai.vision.snapshot import TableSnapshot
 from shanghai.vision.sources import SourceError, is_image_path, read_image, timed_frames
@@ -377,10 +378,13 @@ def cmd_watch(args: argparse.Namespace) -> int:
         args.zoom = 1.0 if args.every_frame else 2.0
     rules = _rules(args)
     pipeline = _pipeline(args, rules, video=args.every_frame)
+    memory = Reread()
     live = (
         LiveTable.every_frame(pipeline, hold)
         if args.every_frame
-        else LiveTable.gated(_settled_reader(pipeline, args, rules), hold, args.settle)
+        else LiveTable.gated(
+            _settled_reader(pipeline, args, rules, memory), hold, args.settle, memory
+        )
     )
     show = args.show and _window_available()
     if args.show and not show:
@@ -420,15 +424,18 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 
 def _settled_reader(
-    pipeline: CardPipeline, args: argparse.Namespace, rules: Rules | None
+    pipeline: CardPipeline, args: argparse.Namespace, rules: Rules | None, memory: Reread
 ) -> Callable[[Any], TableSnapshot]:
-    """A settled frame read by the scan contract, as `shanghai scan` reads a photo."""
+    """A settled frame read by the scan contract, as `shanghai scan` reads a photo,
+    located again only where it changed (`memory`: `regions.reread`)."""
     scanner = PhotoScanner(pipeline.models)
     seats = args.seats or 1
     zones = _zones(args)
 
     def read(frame: Any) -> TableSnapshot:
-        return scanner.scan(frame, rules=rules, kind=PhotoKind.TABLE, seats=seats, zones=zones)
+        return scanner.scan(
+            frame, rules=rules, kind=PhotoKind.TABLE, seats=seats, zones=zones, reread=memory
+        )
 
     return read
 

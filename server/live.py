@@ -104,10 +104,16 @@ class LiveSession:
         return self.table.reads
 
     def _scan(self, frame: Frame) -> TableSnapshot:
+        """A settled frame, located again only where it changed (`regions.reread`)."""
+        memory = self.table.reread
         if self.game is None:
-            return self.scanner.scan(frame, kind=PhotoKind.TABLE)
+            return self.scanner.scan(frame, kind=PhotoKind.TABLE, reread=memory)
         return self.scanner.scan(
-            frame, rules=self.game.rules, kind=PhotoKind.TABLE, seats=len(self.game.players)
+            frame,
+            rules=self.game.rules,
+            kind=PhotoKind.TABLE,
+            seats=len(self.game.players),
+            reread=memory,
         )
 
     def _judge(self, snapshot: TableSnapshot, names: Sequence[str], frame_id: int) -> None:

@@ -21,6 +21,7 @@ from fastapi.requests import HTTPConnection
 
 from shanghai.engine.variants import Rules
 from shanghai.vision.arrays import Frame
+from shanghai.vision.regions import Reread
 from shanghai.vision.snapshot import PhotoKind, TableSnapshot
 
 __all__ = [
@@ -53,9 +54,12 @@ class CardScanner(Protocol):
         rules: Rules | None = None,
         kind: PhotoKind = PhotoKind.HAND,
         seats: int = 1,
+        reread: Reread | None = None,
     ) -> TableSnapshot:
         """Find and read every card; raise `ScannerUnavailableError` if it cannot run,
-        `shanghai.vision.scan.ScanInputError` for an image that cannot hold a card."""
+        `shanghai.vision.scan.ScanInputError` for an image that cannot hold a card.
+        `reread`: a live view's memory, so a settled frame is located only where it
+        changed (`shanghai.vision.regions`)."""
         ...
 
 
@@ -76,6 +80,7 @@ class UnavailableScanner:
         rules: Rules | None = None,
         kind: PhotoKind = PhotoKind.HAND,
         seats: int = 1,
+        reread: Reread | None = None,
     ) -> TableSnapshot:
         raise ScannerUnavailableError(self.reason)
 

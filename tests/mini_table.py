@@ -15,8 +15,9 @@ import cv2
 import numpy as np
 
 from shanghai.engine.variants import Rules
-from shanghai.vision.pipeline import FrameReads
+from shanghai.vision.pipeline import FrameReads, Passes
 from shanghai.vision.readings import IndexReadings
+from shanghai.vision.regions import within
 
 CARD_W, CARD_H = 63.0, 88.0
 INDEX_CENTRE = (6.5, 13.0)  # from the top-left corner, card units
@@ -139,9 +140,16 @@ class TableReader:
     def name(self) -> str:
         return "mini table"
 
-    def read_frame(self, frame: np.ndarray, rules: Rules | None = None) -> FrameReads:  # type: ignore[type-arg]
+    def read_frame(
+        self,
+        frame: np.ndarray,  # type: ignore[type-arg]
+        rules: Rules | None = None,
+        region: tuple[int, int, int, int] | None = None,
+        like: Passes | None = None,
+    ) -> FrameReads:
         readings, boxes = self.table.measure()
         readings = IndexReadings(
             readings.xyxy, readings.names, np.full(len(readings), self.confidence, np.float32)
         )
-        return FrameReads(readings, boxes, np.zeros((0, 4), np.float32), ())
+        reads = FrameReads(readings, boxes, np.zeros((0, 4), np.float32), ())
+        return reads if region is None else within(reads, region)

@@ -17,8 +17,9 @@ from mini_table import CARD_H, CARD_W, MiniTable
 
 from fake_camera import CARD_SLOTS
 from shanghai.engine.variants import Rules
-from shanghai.vision.pipeline import FrameReads
+from shanghai.vision.pipeline import FrameReads, Passes
 from shanghai.vision.readings import IndexReadings
+from shanghai.vision.regions import Reread, within
 from shanghai.vision.scan import PhotoScanner
 from shanghai.vision.snapshot import PhotoKind, TableSnapshot
 
@@ -49,15 +50,22 @@ class StandInReader:
     def name(self) -> str:
         return "stand-in (e2e)"
 
-    def read_frame(self, frame: Frame, rules: Rules | None = None) -> FrameReads:
+    def read_frame(
+        self,
+        frame: Frame,
+        rules: Rules | None = None,
+        region: tuple[int, int, int, int] | None = None,
+        like: Passes | None = None,
+    ) -> FrameReads:
         readings, card_xyxy = self.table.measure()
         confidence = [UNSURE if name in self.unsure else SURE for name in readings.names]
-        return FrameReads(
+        reads = FrameReads(
             IndexReadings(readings.xyxy, readings.names, np.asarray(confidence, np.float32)),
             card_xyxy,
             np.zeros((0, 4), np.float32),
             (),
         )
+        return reads if region is None else within(reads, region)
 
 
 class StandInScanner:
@@ -82,12 +90,13 @@ class StandInScanner:
         rules: Rules | None = None,
         kind: PhotoKind = PhotoKind.HAND,
         seats: int = 1,
+        reread: Reread | None = None,
     ) -> TableSnapshot:
         if self.gate is not None and kind is PhotoKind.HAND:
             self.gate.wait(TIMEOUT / 1000)
         height, width = image.shape[:2]
         reader = StandInReader(self.table(width, height), self.unsure)
-        return PhotoScanner(reader).scan(image, rules=rules, kind=kind, seats=seats)
+        return PhotoScanner(reader).scan(image, rules=rules, kind=kind, seats=seats, reread=reread)
 
 
 def camera_table(cards: Sequence[str]) -> Layout:

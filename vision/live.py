@@ -8,8 +8,10 @@ and the stability; `changed_and_stable` is what a watcher prints.
 With a `motion.MotionGate` (what `shanghai watch` uses), the models run only where the
 table changed: a frame like the last one read keeps its reads (no model runs); a frame
 in motion (a hand over the table) keeps the last cards and does not feed the tracker, so
-the cards under the hand stay; once the change has held still, that frame is read in
-full and the state follows it. Without a gate, every frame is read (`every_frame`).
+the cards under the hand stay; once the change has held still, that frame is read and
+the state follows it. A pipeline that reads with the scan contract passes `reread` on
+to `PhotoScanner.scan`, which then locates only the part of the frame the gate saw
+change (`regions.reread`). Without a gate, every frame is read (`every_frame`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass, field
 
 from .arrays import Frame
 from .motion import Look, MotionGate
+from .regions import Reread
 from .smoothing import SmoothedState, TableTracker
 from .snapshot import TableSnapshot
 
@@ -59,6 +62,8 @@ class LiveTable:
     gate: MotionGate | None = None
     reads: int = 0
     """Frames read by `pipeline` so far (the models' calls)."""
+    reread: Reread = field(default_factory=Reread)
+    """Where the gate saw the frame to read change (for `PhotoScanner.scan(reread=)`)."""
     frames: int = 0
     _reported: tuple[str, ...] | None = None
     _last: TableSnapshot | None = None
@@ -75,14 +80,19 @@ class LiveTable:
         pipeline: Callable[[Frame], TableSnapshot],
         hold: float,
         settle: float = 0.2,
+        reread: Reread | None = None,
     ) -> LiveTable:
-        """Reads only settled changes (`motion.MotionGate` with `settle` seconds)."""
-        return cls(pipeline, settled_tracker(hold), MotionGate(settle_seconds=settle))
+        """Reads only settled changes (`motion.MotionGate` with `settle` seconds);
+        `reread`: the memory `pipeline` passes to `PhotoScanner.scan`."""
+        gate = MotionGate(settle_seconds=settle)
+        return cls(pipeline, settled_tracker(hold), gate, reread=reread or Reread())
 
     def update(self, frame: Frame, timestamp: float) -> LiveState:
         self.frames += 1
-        look = Look.SETTLED if self.gate is None else self.gate.look(frame, timestamp).look
+        verdict = None if self.gate is None else self.gate.look(frame, timestamp)
+        look = Look.SETTLED if verdict is None else verdict.look
         if look is Look.SETTLED:
+            self.reread.changed = None if verdict is None else verdict.changed_cells
             snapshot = self.pipeline(frame)
             self.reads += 1
             if self.gate is not None:

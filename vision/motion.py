@@ -56,12 +56,13 @@ class Verdict:
         return float(self.changed_cells.mean()) if self.changed_cells.size else 0.0
 
 
-SMOOTH_SIGMA = 1.0
-"""Gaussian blur (small pixels) of each small picture: shrinking a card's fine print
-(a court card's picture, pips) aliases, so a move of a quarter of a small pixel changed
-values past any neighbour's; blurred, a frame of a still card under a hand-held phone
-matches its neighbour (a fake camera whose cards jittered by a pixel was never once
-"settled" in 200 frames before, every time after)."""
+SMOOTH_SIGMA = 1.25
+"""Gaussian blur (small pixels) of each small picture. Shrinking a card's fine print (a
+court card's picture, pips) aliases, so a move of a fraction of a small pixel changed
+values past any neighbour's and a hand-held picture was never "settled"; blurred this
+much, a still card under a phone that shakes by a pixel is still, and a look-alike swap
+still shows (chosen on generated frames: fake-camera jitter, validation tables of
+`tests/benchmarks/live_bench.py`; width and blur together)."""
 
 
 def small_grey(frame: Frame, width: int) -> Small:
@@ -117,10 +118,12 @@ class MotionGate:
     """See the module doc. Feed every frame to `look` with its time (seconds); after
     reading a `settled` frame, call `accept`."""
 
-    width: int = 160
-    """Small picture width (pixels); 160 is 8x smaller than a 1280x720 frame."""
+    width: int = 320
+    """Small picture width (pixels); 320 is 4x smaller than a 1280x720 frame. At 160
+    (8x), blurred enough to be still under a hand-held phone, a card swapped for its
+    look-alike (7h for 8h) left no trace on a table seen from a seat."""
     cell: int = 8
-    """Cell side in small pixels (64 frame pixels at 1280 wide: about half a card)."""
+    """Cell side in small pixels (32 frame pixels at 1280 wide: about a quarter card)."""
     threshold: float = 14.0
     """Grey levels a small pixel must move by to count."""
     min_pixels: int = 2

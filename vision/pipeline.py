@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -34,8 +35,10 @@ from .zoom import ZoomPass
 __all__ = [
     "CardModels",
     "CardPipeline",
+    "FrameReader",
     "FrameReads",
     "ModelMissingError",
+    "Passes",
     "models_installed",
 ]
 
@@ -49,6 +52,15 @@ one-colour PNG asked for 96 GB; 2560 is twice the first pass's input, the zoom t
 pass was tuned with on 1280-px frames."""
 
 
+@dataclass(frozen=True, slots=True)
+class Passes:
+    """The locator passes one frame took: the first pass's `scale` (its input pixels per
+    frame pixel) and the `second` pass, "zoom", "shrink" or "" (none): `zoom.ZoomPass`."""
+
+    scale: float
+    second: str
+
+
 @dataclass(frozen=True)
 class FrameReads:
     """What the models made of one frame: the indices read (`readings`), the (M, 4)
@@ -60,6 +72,33 @@ class FrameReads:
     card_xyxy: npt.NDArray[np.float32]
     unread_xyxy: npt.NDArray[np.float32]
     unread_best: tuple[str, ...]
+    passes: Passes | None = None
+    """How the frame was located (None: not by the locator, e.g. a test's stand-in)."""
+
+
+class FrameReader(Protocol):
+    """What a scan needs from the models (`CardModels`); tests give a table
+    whose boxes are known by construction instead."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def sure_read(self) -> float:
+        """Least locating x reading confidence of a read proposed without asking (the
+        models' own level, `model_files.ModelFiles.sure_read`)."""
+        ...
+
+    def read_frame(
+        self,
+        frame: Frame,
+        rules: Rules | None = None,
+        region: tuple[int, int, int, int] | None = None,
+        like: Passes | None = None,
+    ) -> FrameReads:
+        """What is located and read in `frame` (with `region`: only in that part of it,
+        in frame pixels, located as `like` says the whole frame was)."""
+        ...
 
 
 def models_installed(models_dir: str | Path | None = None) -> bool:
@@ -131,20 +170,43 @@ class CardModels:
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """(index boxes (N, 4), their confidences (N,), card boxes (M, 4)); with a
         second, zoomed pass where the cards are small (`zoom.ZoomPass`)."""
-        found = self.detector(frame, conf=self.conf, iou=self.iou)
-        first = self.detector.size_for(frame.shape)[0]
-        scale = min(1.0, first / max(frame.shape[:2]))
-        if self.zoom.wanted(found, scale):
+        index_xyxy, index_conf, card_xyxy, _ = self.locate_passes(frame)
+        return index_xyxy, index_conf, card_xyxy
+
+    def locate_passes(
+        self, frame: Frame, like: Passes | None = None
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32], Passes]:
+        """`locate`, and the passes it ran; with `like`, the passes another frame ran,
+        at its scale (a part of a live frame is then located as the whole frame was:
+        judged alone, a part of a table holding only small cards took the zoomed pass
+        the whole frame did not, and read other cards than a still scan)."""
+        if like is None:
+            first = self.detector.size_for(frame.shape)[0]
+            scale = min(1.0, first / max(frame.shape[:2]))
+            found = self.detector(frame, conf=self.conf, iou=self.iou)
+        else:
+            scale = like.scale
+            first = self.detector.size_for(frame.shape, round(max(frame.shape[:2]) * scale))[0]
+            found = self.detector(frame, conf=self.conf, iou=self.iou, imgsz=first)
+        if like is not None:
+            second = like.second
+        elif self.zoom.wanted(found, scale):
+            second = "zoom"
+        elif self.zoom.wants_shrink(found, scale):
+            second = "shrink"
+        else:
+            second = ""
+        if second == "zoom":
             size = min(int(first * self.zoom.zoom), ZOOM_MAX_SIDE)
             zoomed = self.detector(frame, conf=self.conf, iou=self.iou, imgsz=size)
             found = self.zoom.merge(found, zoomed, scale)
-        elif self.zoom.wants_shrink(found, scale):
+        elif second == "shrink":
             size = int(first * self.zoom.shrink)
             shrunk = self.detector(frame, conf=self.conf, iou=self.iou, imgsz=size)
             found = self.zoom.merge_large(found, shrunk, scale)
         indices = found.of_class("index")
         cards = found.of_class("card")
-        return indices.xyxy, indices.confidence, cards.xyxy
+        return indices.xyxy, indices.confidence, cards.xyxy, Passes(scale, second)
 
     def classify(self, crops: list[Frame]) -> npt.NDArray[np.float32]:
         """(N, classes) reader probabilities; with `turned`, the mean over each crop and
@@ -187,11 +249,30 @@ class CardModels:
         found = self.read_frame(frame, rules)
         return found.readings, found.card_xyxy
 
-    def read_frame(self, frame: Frame, rules: Rules | None = None) -> FrameReads:
-        """Everything located and read in one frame, the indices left unread included."""
-        index_xyxy, index_conf, card_xyxy = self.locate(frame)
+    def read_frame(
+        self,
+        frame: Frame,
+        rules: Rules | None = None,
+        region: tuple[int, int, int, int] | None = None,
+        like: Passes | None = None,
+    ) -> FrameReads:
+        """Everything located and read in one frame, the indices left unread included.
+        With `region` (x0, y0, x1, y1 pixels), only what lies in that part of the frame
+        is located (a live view's changed part: `regions.reread`), in frame pixels, the
+        way `like` says the whole frame was; the indices are still cut from the whole
+        frame, so one near the region's edge keeps the margin the reader was trained
+        with."""
+        if region is None:
+            index_xyxy, index_conf, card_xyxy, passes = self.locate_passes(frame, like)
+        else:
+            x0, y0, x1, y1 = region
+            index_xyxy, index_conf, card_xyxy, passes = self.locate_passes(
+                frame[y0:y1, x0:x1], like
+            )
+            offset = np.array([x0, y0, x0, y0], np.float32)
+            index_xyxy, card_xyxy = index_xyxy + offset, card_xyxy + offset
         if len(index_xyxy) == 0:
-            return FrameReads(IndexReadings.empty(), card_xyxy, index_xyxy, ())
+            return FrameReads(IndexReadings.empty(), card_xyxy, index_xyxy, (), passes)
 
         def classify_rows(rows: list[int]) -> npt.NDArray[np.float32]:
             return self.classify(
@@ -211,7 +292,7 @@ class CardModels:
         kept = self._kept(index_conf, probabilities)
         best = probabilities.argmax(axis=1)
         unread_best = tuple(self.reader.names[int(k)] for k in best[~kept])
-        return FrameReads(readings, card_xyxy, index_xyxy[~kept], unread_best)
+        return FrameReads(readings, card_xyxy, index_xyxy[~kept], unread_best, passes)
 
     def _kept(
         self,

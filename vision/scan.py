@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -34,8 +33,10 @@ from shanghai.engine.variants import Rules
 from .arrays import Box, Frame
 from .deck_head import DeckHead
 from .image_checks import ImageQuality, ScanInputError, assess, check_size
-from .pipeline import CardPipeline, FrameReads
+from .pipeline import CardPipeline, FrameReader, FrameReads
 from .reconstruct import Reconstructor
+from .regions import Reread
+from .regions import reread as regional_read
 from .snapshot import PhotoKind, ScanWarning, SeatSnapshot, SeenCard, TableSnapshot
 from .zones import ZoneConfig
 
@@ -49,22 +50,6 @@ DUPLICATE_COVER = 0.5
 """An unread index box this much covered by a read index box is the same index located
 twice, not another card's corner."""
 ROLES = {PhotoKind.HAND: "hand", PhotoKind.LAY_DOWN: "melds", PhotoKind.TABLE: "auto"}
-
-
-class FrameReader(Protocol):
-    """What a scan needs from the models (`pipeline.CardModels`); tests give a table
-    whose boxes are known by construction instead."""
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def sure_read(self) -> float:
-        """Least locating x reading confidence of a read proposed without asking (the
-        models' own level, `model_files.ModelFiles.sure_read`)."""
-        ...
-
-    def read_frame(self, frame: Frame, rules: Rules | None = None) -> FrameReads: ...
 
 
 @dataclass(frozen=True)
@@ -112,9 +97,12 @@ class PhotoScanner:
         kind: PhotoKind = PhotoKind.HAND,
         seats: int = 1,
         zones: ZoneConfig | None = None,
+        reread: Reread | None = None,
     ) -> TableSnapshot:
         """Read one BGR photo. Raises `ScanInputError` for an image that cannot hold a
-        card (too small, not a colour picture)."""
+        card (too small, not a colour picture). `reread`: a live view's memory of its
+        last read, so only the part of the frame that changed is located again
+        (`regions.reread`)."""
         check_size(image)
         kind = PhotoKind(kind)
         if kind is not PhotoKind.TABLE and (seats != 1 or zones is not None):
@@ -122,6 +110,8 @@ class PhotoScanner:
         quality = assess(image)
         height, width = image.shape[:2]
         if quality.one_colour:
+            if reread is not None:
+                reread.forget()
             return TableSnapshot(
                 width,
                 height,
@@ -131,7 +121,7 @@ class PhotoScanner:
                 rules,
                 kind,
             )
-        reads = self.models.read_frame(image, rules)
+        reads = regional_read(self.models, image, rules, reread)
         players = seats if kind is PhotoKind.TABLE else 1
         reconstruct = Reconstructor(rules, players, zones, ROLES[kind])
         snapshot = reconstruct(reads.readings, reads.card_xyxy, width, height)

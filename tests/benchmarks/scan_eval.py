@@ -55,7 +55,7 @@ from shanghai.datasets.hand_photos import render_photo
 from shanghai.engine.errors import ShanghaiError
 from shanghai.engine.variant_files import find_variant
 from shanghai.engine.variants import Rules
-from shanghai.vision.pipeline import FrameReads, models_installed
+from shanghai.vision.pipeline import FrameReads, Passes, models_installed
 from shanghai.vision.scan import FrameReader, PhotoKind, PhotoScanner
 from shanghai.vision.snapshot import TableSnapshot
 from shanghai.vision.sources import read_image
@@ -88,7 +88,15 @@ class RememberedReads:
     def sure_read(self) -> float:
         return self.models.sure_read
 
-    def read_frame(self, frame: np.ndarray, rules: Rules | None = None) -> FrameReads:
+    def read_frame(
+        self,
+        frame: np.ndarray,
+        rules: Rules | None = None,
+        region: tuple[int, int, int, int] | None = None,
+        like: Passes | None = None,
+    ) -> FrameReads:
+        if region is not None:
+            return self.models.read_frame(frame, rules, region, like)
         if frame is not self._frame or self._reads is None:
             self._reads = self.models.read_frame(frame, rules)
             self._frame = frame

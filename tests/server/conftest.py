@@ -32,6 +32,7 @@ from shanghai.server.app import create_app
 from shanghai.server.db import migrate
 from shanghai.server.scanning import UnavailableScanner, get_scanner
 from shanghai.server.settings import Settings
+from shanghai.vision.regions import Reread
 from shanghai.vision.scan import PhotoScanner
 from shanghai.vision.snapshot import PhotoKind, TableSnapshot
 
@@ -285,10 +286,11 @@ class FakeScanner:
         rules: Rules | None = None,
         kind: PhotoKind = PhotoKind.HAND,
         seats: int = 1,
+        reread: Reread | None = None,
     ) -> TableSnapshot:
         self.seen.append((int(image.shape[1]), int(image.shape[0])))
         scanner = PhotoScanner(TableReader(self.table(), self.confidence))
-        return scanner.scan(image, rules=rules, kind=kind, seats=seats)
+        return scanner.scan(image, rules=rules, kind=kind, seats=seats, reread=reread)
 
 
 ScanSetter = Callable[..., list[tuple[int, int]]]

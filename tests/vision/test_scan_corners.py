@@ -10,7 +10,7 @@ from mini_table import MiniTable, TableReader
 
 from shanghai.engine.variant_files import find_variant
 from shanghai.engine.variants import Rules
-from shanghai.vision.pipeline import FrameReads
+from shanghai.vision.pipeline import FrameReads, Passes
 from shanghai.vision.scan import PhotoKind, PhotoScanner
 
 RULES = find_variant("shanghai").rules(4)
@@ -27,7 +27,13 @@ class WithUnread(TableReader):
         super().__init__(table)
         self.unread = unread
 
-    def read_frame(self, frame: np.ndarray, rules: Rules | None = None) -> FrameReads:  # type: ignore[type-arg]
+    def read_frame(
+        self,
+        frame: np.ndarray,  # type: ignore[type-arg]
+        rules: Rules | None = None,
+        region: tuple[int, int, int, int] | None = None,
+        like: Passes | None = None,
+    ) -> FrameReads:
         found = super().read_frame(frame, rules)
         boxes = np.asarray([box for box, _ in self.unread], np.float32).reshape(-1, 4)
         return FrameReads(found.readings, found.card_xyxy, boxes, tuple(g for _, g in self.unread))
