@@ -15,7 +15,8 @@ from mini_table import MiniTable, TableReader
 from shanghai.datasets.decks import code_looks, face_of
 from shanghai.engine.cards import Card
 from shanghai.vision.arrays import Frame
-from shanghai.vision.motion import MotionGate
+from shanghai.vision.live import LiveTable
+from shanghai.vision.motion import Look, MotionGate
 from shanghai.vision.pipeline import FrameReads, Passes, models_installed
 from shanghai.vision.regions import Reread, changed_region, reread
 from shanghai.vision.scan import PhotoKind, PhotoScanner
@@ -169,3 +170,32 @@ def test_the_shipped_models_read_a_card_laid_down_in_its_region() -> None:
     assert memory.regional == 1 and memory.full == 1
     assert Counter(str(c.card) for c in regional.cards) == Counter(str(c.card) for c in full.cards)
     assert "9c" in {str(c.card) for c in full.cards}
+
+
+def felt_with(cards: list[tuple[str, float, float]]) -> Frame:
+    """A 1200x900 felt with a white card-sized patch where each card lies (what the
+    change gate sees; the stand-in reader answers from its table)."""
+    image = np.full((900, 1200, 3), (50, 110, 45), np.uint8)
+    for _name, x, y in cards:
+        cv2.rectangle(image, (int(x - 47), int(y - 66)), (int(x + 47), int(y + 66)), (235,) * 3, -1)
+    return image
+
+
+def test_a_live_table_reads_the_part_then_the_whole_once_it_holds_still() -> None:
+    before = [("7h", 200, 200), ("Qs", 400, 200)]
+    after = [*before, ("Kd", 800, 600)]
+    reader = CountingReader(table_of(before))
+    scanner = PhotoScanner(reader)
+    live = LiveTable.gated(lambda f: scanner.scan(f, kind=PhotoKind.TABLE, reread=memory), 0.0)
+    memory = live.reread
+    states = [live.update(felt_with(before), k / 10) for k in range(10)]
+    reader.table = table_of(after)
+    states += [live.update(felt_with(after), k / 10) for k in range(10, 40)]
+    assert live.reads == 3
+    assert reader.regions[0] is None and reader.regions[1] is not None
+    assert reader.regions[2] is None  # the whole table, once, a second after the part
+    looks = [s.look for s in states]
+    first = looks.index(Look.SETTLED, 1)
+    then = looks.index(Look.SETTLED, first + 1)
+    assert 12 <= first <= 13 and then - first == 10
+    assert Counter(states[-1].smoothed.names) == Counter(["7h", "Qs", "Kd"])
