@@ -34,7 +34,11 @@ class MiniTable:
     """Cards print their index in all four corners (some bridge decks), not two."""
     placed: list[tuple[str, float, float, float, bool]] = field(default_factory=list)
     unreadable: set[int] = field(default_factory=set)
-    """Positions in `placed` of cards whose outline is found but whose indices are not."""
+    """Positions in `placed` of cards whose outline is found and one corner located, but
+    none read (blurred, covered): a scan drops an outline with no corner at all."""
+    unread_corners: list[tuple[int, list[float], str]] = field(default_factory=list)
+    """After `measure`: (card number from 1, box, card) of each unreadable card's first
+    corner in view."""
 
     def card(
         self,
@@ -47,7 +51,8 @@ class MiniTable:
         readable: bool = True,
     ) -> None:
         """A card centred at (x, y) pixels, turned `angle` degrees; later cards lie on top.
-        `readable` False: its outline shows but no index is found (blurred, covered)."""
+        `readable` False: its outline shows and a corner is located, but no index is
+        read (blurred, covered)."""
         if not readable:
             self.unreadable.add(len(self.placed))
         self.placed.append((name, x, y, angle, face_up))
@@ -71,6 +76,12 @@ class MiniTable:
             r = math.radians(t + angle)
             self.card(name, pivot_x + reach * math.sin(r), pivot_y - reach * math.cos(r), t + angle)
 
+    def unread(self) -> tuple[np.ndarray, tuple[str, ...]]:  # type: ignore[type-arg]
+        """(K, 4) corners located but not read after `measure`, and the reader's best
+        guess for each (the card itself: a blurred index still looks most like it)."""
+        boxes = np.asarray([box for _, box, _ in self.unread_corners], np.float32)
+        return boxes.reshape(-1, 4), tuple(name for _, _, name in self.unread_corners)
+
     def _quad(self, x: float, y: float, angle: float, local: np.ndarray) -> np.ndarray:
         a = math.radians(angle)
         rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
@@ -85,6 +96,7 @@ class MiniTable:
             quads.append(quad)
             cv2.fillPoly(mask, [np.round(quad).astype(np.int32)], ident)
         boxes, names, index_boxes = [], [], []
+        self.unread_corners = []
         for ident, (name, x, y, angle, face_up) in enumerate(self.placed, start=1):
             if not face_up:
                 continue
@@ -94,8 +106,6 @@ class MiniTable:
             if own.sum() >= 0.15 * full.sum():
                 ys, xs = np.nonzero(own)
                 boxes.append([xs.min(), ys.min(), xs.max() + 1, ys.max() + 1])
-            if ident - 1 in self.unreadable:
-                continue
             cx, cy = INDEX_CENTRE
             w, h = INDEX_SIZE
             centres = [(cx, cy), (CARD_W - cx, CARD_H - cy)]
@@ -114,8 +124,12 @@ class MiniTable:
                 area = np.zeros_like(mask, np.uint8)
                 cv2.fillPoly(area, [np.round(iq).astype(np.int32)], 1)
                 if area.sum() and (own & (area > 0)).sum() >= 0.75 * area.sum():
-                    index_boxes.append([*iq.min(axis=0), *iq.max(axis=0)])
-                    names.append(name)
+                    box = [*iq.min(axis=0), *iq.max(axis=0)]
+                    if ident - 1 not in self.unreadable:
+                        index_boxes.append(box)
+                        names.append(name)
+                    elif not any(owner == ident for owner, _, _ in self.unread_corners):
+                        self.unread_corners.append((ident, box, name))
         readings = IndexReadings(
             np.asarray(index_boxes, np.float32).reshape(-1, 4),
             tuple(names),
@@ -151,5 +165,5 @@ class TableReader:
         readings = IndexReadings(
             readings.xyxy, readings.names, np.full(len(readings), self.confidence, np.float32)
         )
-        reads = FrameReads(readings, boxes, np.zeros((0, 4), np.float32), ())
+        reads = FrameReads(readings, boxes, *self.table.unread())
         return reads if region is None else within(reads, region)

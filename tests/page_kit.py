@@ -62,8 +62,7 @@ class StandInReader:
         reads = FrameReads(
             IndexReadings(readings.xyxy, readings.names, np.asarray(confidence, np.float32)),
             card_xyxy,
-            np.zeros((0, 4), np.float32),
-            (),
+            *self.table.unread(),
         )
         return reads if region is None else within(reads, region)
 

@@ -90,3 +90,44 @@ def test_a_likely_joker_is_said_once() -> None:
     table = MiniTable()
     codes = scan(table, [((300, 300, 312, 328), "JK")])
     assert "joker" in codes and "corner" not in codes
+
+
+class WithClutter(TableReader):
+    """The table read perfectly, plus card outlines with nothing located in them (a box,
+    a place mat: what the locator took for cards on real photos)."""
+
+    def __init__(self, table: MiniTable, outlines: Sequence[tuple[float, ...]]) -> None:
+        super().__init__(table)
+        self.outlines = outlines
+
+    def read_frame(
+        self,
+        frame: np.ndarray,  # type: ignore[type-arg]
+        rules: Rules | None = None,
+        region: tuple[int, int, int, int] | None = None,
+        like: Passes | None = None,
+    ) -> FrameReads:
+        found = super().read_frame(frame, rules)
+        extra = np.asarray(self.outlines, np.float32).reshape(-1, 4)
+        cards = np.concatenate([found.card_xyxy, extra])
+        return FrameReads(found.readings, cards, found.unread_xyxy, found.unread_best)
+
+
+def test_an_outline_with_no_corner_located_is_not_a_card() -> None:
+    table, _ = hand()
+    snapshot = PhotoScanner(WithClutter(table, [(50, 50, 160, 200)])).scan(
+        FRAME, rules=RULES, kind=PhotoKind.HAND
+    )
+    assert sorted(str(c.card) for c in snapshot.cards) == ["4h", "9c", "Kd"]
+    assert not snapshot.unread and not snapshot.warnings
+
+
+def test_an_outline_with_a_corner_not_read_is_one_card_to_add() -> None:
+    """The card is counted once: its outline and the corner on it are the same card."""
+    table = MiniTable()
+    table.row(["4h", "9c"], 600, 450, step=20)
+    table.card("Kd", 300, 300, readable=False)
+    snapshot = PhotoScanner(TableReader(table)).scan(FRAME, rules=RULES, kind=PhotoKind.HAND)
+    assert sorted(str(c.card) for c in snapshot.cards) == ["4h", "9c"]
+    assert len(snapshot.unread) == 1
+    assert [w.code for w in snapshot.warnings] == ["unread"]
