@@ -144,6 +144,8 @@ def measure(
         warnings.update(judged.flags)
         groups["all"].append(judged)
         groups[f"{len(hand)} card{'s' if len(hand) > 1 else ''}"].append(judged)
+        if len(hand) > 1:
+            groups["2 cards or more"].append(judged)
         groups[row["capture"].split(" (")[0]].append(judged)
     print(
         f"real photos: {len(groups['all'])} of {args.folder} read by {scanner.name}"
@@ -151,6 +153,7 @@ def measure(
         + f", {sorted(seconds)[len(seconds) // 2]:.2f} s a photo (median)"
     )
     order = ["all", *sorted(k for k in groups if k[0].isdigit()), "phone", "webcam"]
+    order.insert(order.index("2 cards") if "2 cards" in order else 1, "2 cards or more")
     print_outcomes("hands", {k: groups[k] for k in order if k in groups})
     print("\nwarnings that fired (photos):", dict(warnings.most_common()))
     silent = [j for j in groups["all"] if j.outcome == OUTCOMES[3]]
