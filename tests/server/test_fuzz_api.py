@@ -29,6 +29,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
+from hypothesis.errors import FlakyStrategyDefinition
 from schemathesis.checks import not_a_server_error
 from schemathesis.config import SchemathesisConfig
 from schemathesis.python.asgi import ASGIClient
@@ -176,7 +177,17 @@ def test_stateful_scenarios(session: ASGIClient, seeded: None, count: Counted) -
         def validate_response(self, response: Any, case: Any, **kwargs: Any) -> None:
             case.validate_response(response, checks=CHECKS)
 
-    Scenario.run(settings=hypothesis_settings(SETTINGS, max_examples=STEPS, stateful_step_count=10))
+    settings = hypothesis_settings(SETTINGS, max_examples=STEPS, stateful_step_count=10)
+    try:
+        Scenario.run(settings=settings)
+    except FlakyStrategyDefinition:
+        # Not a finding about the app: hypothesis saw a request it had made before in a
+        # scenario answered otherwise (the app's state carries over from scenario to
+        # scenario, so a repeated request meets other games, buys and decks), and the
+        # next choices differ. Seen once in a full run under heavy load; run the
+        # scenarios once more from the state reached. A 5xx or an answer off its schema
+        # fails as before.
+        Scenario.run(settings=settings)
 
 
 NUMBER = re.compile(r"\d+")
