@@ -21,11 +21,18 @@ FRAME = np.random.default_rng(3).integers(0, 255, (900, 1200, 3), dtype=np.uint8
 class WithUnread(TableReader):
     """The table read perfectly, plus indices located but not read (boxes and the
     reader's best guess for each), as the models report a corner too small or covered
-    to read."""
+    to read, and card outlines with nothing located in them (`outlines`: a box, a place
+    mat, what the locator took for cards on real photos)."""
 
-    def __init__(self, table: MiniTable, unread: Sequence[tuple[tuple[float, ...], str]]) -> None:
+    def __init__(
+        self,
+        table: MiniTable,
+        unread: Sequence[tuple[tuple[float, ...], str]],
+        outlines: Sequence[tuple[float, ...]] = (),
+    ) -> None:
         super().__init__(table)
         self.unread = unread
+        self.outlines = outlines
 
     def read_frame(
         self,
@@ -36,7 +43,13 @@ class WithUnread(TableReader):
     ) -> FrameReads:
         found = super().read_frame(frame, rules)
         boxes = np.asarray([box for box, _ in self.unread], np.float32).reshape(-1, 4)
-        return FrameReads(found.readings, found.card_xyxy, boxes, tuple(g for _, g in self.unread))
+        outlines = np.asarray(self.outlines, np.float32).reshape(-1, 4)
+        return FrameReads(
+            found.readings,
+            np.concatenate([found.card_xyxy, outlines]),
+            np.concatenate([found.unread_xyxy, boxes]),
+            found.unread_best + tuple(g for _, g in self.unread),
+        )
 
 
 def scan(table: MiniTable, unread: Sequence[tuple[tuple[float, ...], str]]) -> list[str]:
@@ -92,30 +105,9 @@ def test_a_likely_joker_is_said_once() -> None:
     assert "joker" in codes and "corner" not in codes
 
 
-class WithClutter(TableReader):
-    """The table read perfectly, plus card outlines with nothing located in them (a box,
-    a place mat: what the locator took for cards on real photos)."""
-
-    def __init__(self, table: MiniTable, outlines: Sequence[tuple[float, ...]]) -> None:
-        super().__init__(table)
-        self.outlines = outlines
-
-    def read_frame(
-        self,
-        frame: np.ndarray,  # type: ignore[type-arg]
-        rules: Rules | None = None,
-        region: tuple[int, int, int, int] | None = None,
-        like: Passes | None = None,
-    ) -> FrameReads:
-        found = super().read_frame(frame, rules)
-        extra = np.asarray(self.outlines, np.float32).reshape(-1, 4)
-        cards = np.concatenate([found.card_xyxy, extra])
-        return FrameReads(found.readings, cards, found.unread_xyxy, found.unread_best)
-
-
 def test_an_outline_with_no_corner_located_is_not_a_card() -> None:
     table, _ = hand()
-    snapshot = PhotoScanner(WithClutter(table, [(50, 50, 160, 200)])).scan(
+    snapshot = PhotoScanner(WithUnread(table, [], [(50, 50, 160, 200)])).scan(
         FRAME, rules=RULES, kind=PhotoKind.HAND
     )
     assert sorted(str(c.card) for c in snapshot.cards) == ["4h", "9c", "Kd"]
