@@ -3,7 +3,8 @@
 A device streaming a game's table (`/api/live/ws?game=ID`) is the game's *streamer*;
 each stable table it reaches is published here, and every screen watching the game
 (`/api/live/watch?game=ID`) is told at once. In memory and bounded: per game, the
-streaming device's name and the latest stable table only (no frames, no history), one
+streaming device's name, the latest stable table and one small picture of the frame it
+was read from (`/api/live/picture.jpg?game=ID`: no other frames, no history), one
 small queue per watcher that keeps only the newest message, at most `MAX_WATCHERS`
 watchers a game; a game is forgotten once nobody streams or watches it.
 
@@ -45,6 +46,8 @@ class Stream:
 class _Game:
     stream: Stream | None = None
     table: LiveTablePublic | None = None
+    picture: bytes | None = None
+    """JPEG of the frame `table` was read from, its cards boxed (small)."""
     watchers: set[asyncio.Queue[LiveWatchPublic]] = field(default_factory=set)
 
     def message(self, game_id: int) -> LiveWatchPublic:
@@ -75,24 +78,30 @@ class LiveHub:
         if game.stream is not None:
             game.stream.taken_over_by = device
         game.stream = Stream(game_id, device, next(self._ids))
-        game.table = None
+        game.table, game.picture = None, None
         self._notify(game_id, game)
         return game.stream
 
-    def publish(self, stream: Stream, table: LiveTablePublic) -> None:
-        """A new stable table from `stream` (ignored once it was taken over)."""
+    def publish(self, stream: Stream, table: LiveTablePublic, picture: bytes | None = None) -> None:
+        """A new stable table from `stream`, with the picture it was read from (ignored
+        once the stream was taken over)."""
         game = self._games.get(stream.game_id)
         if game is None or game.stream is not stream:
             return
-        game.table = table
+        game.table, game.picture = table, picture
         self._notify(stream.game_id, game)
+
+    def picture(self, game_id: int) -> bytes | None:
+        """The picture of the game's stable table while a device streams it."""
+        game = self._games.get(game_id)
+        return game.picture if game is not None and game.stream is not None else None
 
     def end_stream(self, stream: Stream) -> None:
         """The stream stopped (stop, disconnect, an error); its table goes with it."""
         game = self._games.get(stream.game_id)
         if game is None or game.stream is not stream:
             return
-        game.stream, game.table = None, None
+        game.stream, game.table, game.picture = None, None, None
         self._notify(stream.game_id, game)
         self._forget_if_idle(stream.game_id, game)
 

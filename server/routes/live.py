@@ -3,7 +3,8 @@ the cards read (boxes for the overlay, and the frame they belong to) and the sta
 table state; with `?game=ID` the stream is that game's camera, its stable table judged
 by the game's rules and shown to every screen watching the game (`/api/live/watch`,
 through `live_hub.LiveHub`); `/api/live/camera...` serves the server-side camera
-(`shanghai serve --camera 0` or a video file)."""
+(`shanghai serve --camera 0` or a video file); `/api/live/picture.jpg?game=ID` is the
+frame the game's steady table was read from, boxed, for the watching screens."""
 
 from __future__ import annotations
 
@@ -16,7 +17,11 @@ from fastapi import APIRouter, Response, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 from fastapi.requests import HTTPConnection
 
+from shanghai.vision.arrays import Frame
+from shanghai.vision.images import encode_jpeg
+from shanghai.vision.overlay import SnapshotOverlay
 from shanghai.vision.scan import ScanInputError
+from shanghai.vision.snapshot import TableSnapshot
 
 from ..deck_jobs import TeachDecks
 from ..deps import ScannerDep, SettingsDep, get_game, load_state
@@ -33,6 +38,10 @@ router = APIRouter(prefix="/api/live", tags=["live"])
 WS_POLICY_VIOLATION = 1008
 WS_TRY_AGAIN_LATER = 1013
 DEVICE_NAME_LENGTH = 40
+PICTURE_SIDE = 480
+"""Long side of the picture a watching screen gets of the steady table (a phone's width;
+about 30 kB)."""
+PICTURE_OVERLAY = SnapshotOverlay(outlines=False, max_side=PICTURE_SIDE)
 UNNAMED_DEVICE = "another device"
 
 
@@ -158,7 +167,11 @@ async def _stream(
             table = update.table
             if stream is not None and table is not None and table.version != published:
                 published = table.version
-                hub.publish(stream, table)
+                shown = session.table.last
+                picture = None
+                if shown is not None:
+                    picture = await run_in_threadpool(_picture, image.bgr, shown)
+                hub.publish(stream, table, picture)
             await websocket.send_text(json.dumps(update.model_dump(mode="json")))
     except WebSocketDisconnect:
         return
@@ -263,6 +276,27 @@ def _camera(connection: HTTPConnection) -> CameraFeed:
     if camera is None:
         raise ApiError(404, "no server-side camera: start the server with --camera 0 or a file")
     return camera
+
+
+@router.get(
+    "/picture.jpg",
+    response_class=Response,
+    responses={200: {"content": {"image/jpeg": {}}}, **error_responses(404, 422)},
+)
+def read_picture(connection: HTTPConnection, game: str) -> Response:
+    """The frame a game's steady table was read from, its cards boxed, at most
+    `PICTURE_SIDE` pixels: what a watching screen shows beside the table (fetch it again
+    when the table's `version` changes). 404 while no device streams the game or before
+    its first steady table."""
+    live_game, _deck = _live_game(connection, game)
+    picture = live_hub(connection).picture(live_game.game_id)
+    if picture is None:
+        raise ApiError(404, "no steady table from a camera for this game yet")
+    return Response(picture, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+def _picture(frame: Frame, snapshot: TableSnapshot) -> bytes:
+    return encode_jpeg(PICTURE_OVERLAY.annotate(frame, snapshot))
 
 
 @router.get("/camera", response_model=CameraStatus)

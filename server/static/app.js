@@ -555,6 +555,8 @@ function livePanel(game) {
   const picker = el("select", { id: "camera-picker", "aria-label": "Camera", hidden: true });
   const serverImg = el("img", { id: "server-camera", alt: "server camera" });
   const serverFrame = el("div", { class: "live", hidden: true }, serverImg);
+  // Another device's camera: the frame its steady table was read from, boxed.
+  const watchedPicture = el("img", { id: "live-picture", class: "live-picture", alt: "", hidden: true });
   // The stable table beside the video (below it on a phone), folded on its own: each
   // seat's melds with their verdicts. From this device's camera, or from another
   // device streaming this game ("Live from …" in the panel's title, seen folded too).
@@ -571,7 +573,7 @@ function livePanel(game) {
   const panel = el("details", { class: "panel", id: "live-panel", open: prefs.liveOpen() },
     el("summary", { class: "panel-title" }, el("h2", { text: "Live table" }), liveFrom),
     el("div", { class: "row" }, start, picker),
-    el("div", { class: "live-split" }, el("div", { class: "live-media" }, frame, serverFrame), tableFold),
+    el("div", { class: "live-split" }, el("div", { class: "live-media" }, frame, serverFrame, watchedPicture), tableFold),
     status, el("p", { class: "muted", text: "Cards seen steadily:" }), seen);
   panel.addEventListener("toggle", () => prefs.setLiveOpen(panel.open));
 
@@ -580,9 +582,18 @@ function livePanel(game) {
   let watched = null;
   const showWatched = () => {
     const state = watched;
-    if (!state || (view && view.running)) return; // this device streams: its own answers show
+    if (!state || (view && view.running)) { // this device streams: its own answers show
+      watchedPicture.hidden = true;
+      return;
+    }
     liveFrom.hidden = !state.streaming;
     liveFrom.textContent = state.streaming ? `Live from ${state.device}` : "";
+    watchedPicture.hidden = !(state.streaming && state.table);
+    if (state.streaming && state.table) {
+      const src = `/api/live/picture.jpg?game=${game.id}&v=${state.table.version}`;
+      if (watchedPicture.getAttribute("src") !== src) watchedPicture.src = src;
+      watchedPicture.alt = `The table as ${state.device} sees it`;
+    }
     if (state.streaming) showTable(state.table, `${state.device}:${state.table ? state.table.version : 0}`);
     else tableFold.hidden = true;
     showSeen(seen, state.table ? state.table.cards : [], Boolean(state.table));

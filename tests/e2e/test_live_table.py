@@ -81,6 +81,13 @@ def test_one_phone_streams_every_screen_shows_the_table(
     assert laptop.locator('.live-seat[data-seat="2"] h3').inner_text() == "Cy"
     assert laptop.locator("#live-table").evaluate("d => d.open")
     assert laptop.locator("#live-cards .chip").count() == 8  # the steady cards too
+    # and the frame that table was read from, from the phone's camera
+    laptop.wait_for_function(
+        "document.getElementById('live-picture').naturalWidth > 0", timeout=TIMEOUT
+    )
+    alt = laptop.locator("#live-picture").get_attribute("alt")
+    assert alt == "The table as Ann's phone sees it"
+    assert phone.locator("#live-picture").is_hidden()  # the phone shows its own video
     assert violations(laptop) == []
 
     phone.screenshot(path=str(screenshots / "live-table-streaming-phone.png"), full_page=True)
@@ -103,6 +110,7 @@ def test_one_phone_streams_every_screen_shows_the_table(
         timeout=TIMEOUT,
     )
     assert laptop.locator("#live-cards .chip").count() == 0
+    assert laptop.locator("#live-picture").is_hidden()
 
 
 def test_a_second_camera_takes_the_game_over(

@@ -268,3 +268,24 @@ def test_a_finished_games_stream_shows_the_table_without_verdicts(
     seat = seat_with_melds(table)
     assert seat["melds"] == [["7h", "7s", "7c"], ["Qd", "Qs", "9c"]] and seat["hand"] == ["Kc"]
     assert seen["table"] == table
+
+
+def test_a_watching_screen_gets_the_picture_the_steady_table_was_read_from(
+    client: TestClient, fake_scanner: ScanSetter, make_game: GameMaker
+) -> None:
+    game = make_game()
+    fake_scanner(layout=lay_down())
+    url = f"/api/live/picture.jpg?game={game}"
+    assert client.get(url).status_code == 404  # nobody streams the game
+    with client.websocket_connect(f"/api/live/ws?game={game}&device=cam") as ws:
+        assert frame(ws)["table"] is not None
+        answer = client.get(url)
+        assert answer.status_code == 200, answer.text
+        assert answer.headers["content-type"] == "image/jpeg"
+        shown = cv2.imdecode(np.frombuffer(answer.content, np.uint8), cv2.IMREAD_COLOR)
+        assert shown is not None and shown.shape == (120, 160, 3)  # never enlarged
+        ws.send_text("stop")
+        assert ws.receive_json() == {"stopped": True}
+    assert client.get(url).status_code == 404  # the stream ended: its picture went with it
+    assert client.get("/api/live/picture.jpg?game=x").status_code == 422
+    assert client.get("/api/live/picture.jpg?game=999999").status_code == 404
