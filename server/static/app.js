@@ -549,7 +549,7 @@ function livePanel(game) {
   const video = el("video", { id: "live-video", autoplay: true, muted: true, playsinline: true });
   const canvas = el("canvas", { id: "live-overlay" });
   const frame = el("div", { class: "live", id: "live-frame", hidden: true }, video, canvas);
-  const status = el("p", { id: "live-status", class: "muted", text: "Camera off." });
+  const status = el("p", { id: "live-status", class: "muted", text: "This device's camera is off." });
   const seen = el("div", { class: "chips", id: "live-cards" });
   const start = el("button", { id: "start-camera", text: "Start camera", onclick: () => startCamera() });
   const picker = el("select", { id: "camera-picker", "aria-label": "Camera", hidden: true });

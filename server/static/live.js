@@ -159,7 +159,7 @@ const ShanghaiLive = (() => {
         video.srcObject = null;
         frame.hidden = true;
         button.textContent = "Start camera";
-        status.textContent = "Camera off.";
+        status.textContent = "This device's camera is off.";
       },
     };
     if (picker) {

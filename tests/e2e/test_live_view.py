@@ -129,5 +129,5 @@ def test_a_swapped_cards_label_follows_on_its_own_frame(
     page.click("#start-camera")  # stop
     page.wait_for_function("document.getElementById('live-frame').hidden", timeout=TIMEOUT)
     assert page.locator("#start-camera").inner_text() == "Start camera"
-    assert page.locator("#live-status").inner_text() == "Camera off."
+    assert page.locator("#live-status").inner_text() == "This device's camera is off."
     assert page.evaluate("document.getElementById('live-video').srcObject") is None
