@@ -119,6 +119,7 @@ const ShanghaiLive = (() => {
     }, MIN_GAP_MS);
 
     socket.onmessage = (event) => {
+      if (stopped) return; // an answer still on its way when the camera stopped
       const update = JSON.parse(event.data);
       if (update.stopped || update.reset) return;
       const sent = inFlight;
