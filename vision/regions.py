@@ -111,42 +111,42 @@ def _inside(xyxy: Float32Array, region: Region) -> BoolArray:
     return np.asarray((cx >= x0) & (cx < x1) & (cy >= y0) & (cy < y1), dtype=np.bool_)
 
 
-def within(reads: FrameReads, region: Region) -> FrameReads:
-    """The reads whose boxes have their centre in `region` (a stand-in reader's answer
-    for a region: what a locator run on that part of the frame would find)."""
-    names, unread = _inside(reads.readings.xyxy, region), _inside(reads.unread_xyxy, region)
+def _part(reads: FrameReads, region: Region, inside: bool = True) -> FrameReads:
+    """The reads whose boxes have their centre in `region` (or, `inside` False, not)."""
+    names = _inside(reads.readings.xyxy, region) == inside
+    cards = _inside(reads.card_xyxy, region) == inside
+    unread = _inside(reads.unread_xyxy, region) == inside
     return FrameReads(
         IndexReadings(
             reads.readings.xyxy[names],
             tuple(n for n, k in zip(reads.readings.names, names, strict=True) if k),
             reads.readings.confidence[names],
         ),
-        reads.card_xyxy[_inside(reads.card_xyxy, region)],
+        reads.card_xyxy[cards],
         reads.unread_xyxy[unread],
         tuple(b for b, k in zip(reads.unread_best, unread, strict=True) if k),
         reads.passes,
     )
 
 
+def within(reads: FrameReads, region: Region) -> FrameReads:
+    """The reads whose boxes have their centre in `region` (a stand-in reader's answer
+    for a region: what a locator run on that part of the frame would find)."""
+    return _part(reads, region)
+
+
 def _spliced(old: FrameReads, new: FrameReads, inner: Region) -> FrameReads:
-    """`old` outside `inner`, `new` inside it."""
-    keep_old, take_new = ~_inside(old.readings.xyxy, inner), _inside(new.readings.xyxy, inner)
-    readings = IndexReadings(
-        np.concatenate([old.readings.xyxy[keep_old], new.readings.xyxy[take_new]]),
-        tuple(n for n, k in zip(old.readings.names, keep_old, strict=True) if k)
-        + tuple(n for n, k in zip(new.readings.names, take_new, strict=True) if k),
-        np.concatenate([old.readings.confidence[keep_old], new.readings.confidence[take_new]]),
-    )
-    old_cards, new_cards = ~_inside(old.card_xyxy, inner), _inside(new.card_xyxy, inner)
-    old_unread, new_unread = ~_inside(old.unread_xyxy, inner), _inside(new.unread_xyxy, inner)
+    """`old` outside `inner`, `new` inside it (with `old`'s passes)."""
+    kept, fresh = _part(old, inner, inside=False), _part(new, inner)
     return FrameReads(
-        readings,
-        np.concatenate([old.card_xyxy[old_cards], new.card_xyxy[new_cards]]).astype(np.float32),
-        np.concatenate([old.unread_xyxy[old_unread], new.unread_xyxy[new_unread]]).astype(
-            np.float32
+        IndexReadings(
+            np.concatenate([kept.readings.xyxy, fresh.readings.xyxy]),
+            kept.readings.names + fresh.readings.names,
+            np.concatenate([kept.readings.confidence, fresh.readings.confidence]),
         ),
-        tuple(b for b, k in zip(old.unread_best, old_unread, strict=True) if k)
-        + tuple(b for b, k in zip(new.unread_best, new_unread, strict=True) if k),
+        np.concatenate([kept.card_xyxy, fresh.card_xyxy]).astype(np.float32),
+        np.concatenate([kept.unread_xyxy, fresh.unread_xyxy]).astype(np.float32),
+        kept.unread_best + fresh.unread_best,
         old.passes,
     )
 
