@@ -27,7 +27,7 @@ DETECTOR_FILE = Path(model_files.DETECTOR_FILE).stem
 READER_FILE = Path(model_files.READER_FILE).stem
 SETTINGS_NOTE = """Written by `shanghai train`: the reading levels below are the shipped models'
 (models/models.toml), not chosen for these models. Choose min_read with
-tests/benchmarks/read_floor.py --models THIS_FOLDER and sure_read with
+tests/benchmarks/read_floor.py --models THIS_FOLDER, and sure_read and sure_name with
 tests/benchmarks/scan_eval.py --split val --sweep --models THIS_FOLDER."""
 
 
@@ -38,7 +38,11 @@ def _write_settings(to: Path) -> None:
         return
     shipped = model_files.ModelFiles.load()
     model_files.write_settings(
-        to, min_read=shipped.min_read, sure_read=shipped.sure_read, note=SETTINGS_NOTE
+        to,
+        min_read=shipped.min_read,
+        sure_read=shipped.sure_read,
+        sure_name=shipped.sure_name,
+        note=SETTINGS_NOTE,
     )
 
 

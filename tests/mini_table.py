@@ -145,6 +145,7 @@ class TableReader:
     `sure_read` are marked unsure, as the shipped models' `models.toml` says for them."""
 
     sure_read = 0.7
+    sure_name: float | None = None
 
     def __init__(self, table: MiniTable, confidence: float = 0.9) -> None:
         self.table = table

@@ -41,6 +41,7 @@ class StandInReader:
     every index read at `SURE`, those of the cards named in `unsure` at `UNSURE`."""
 
     sure_read = SURE_LEVEL
+    sure_name: float | None = None
 
     def __init__(self, table: MiniTable, unsure: Collection[str] = ()) -> None:
         self.table = table

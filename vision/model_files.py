@@ -19,6 +19,11 @@ folder) and `check` refuses a model whose classes are not what the runtime reads
     [reading]
     min_read = 0.40
     sure_read = 0.70
+    sure_name = 0.999            # optional
+
+`sure_name`, when given, is a third level: a read the reader itself gives at least that
+probability is proposed without asking whatever its locating confidence, unless
+another card of the photo has the same name (`scan.PhotoScanner.is_sure`).
 """
 
 from __future__ import annotations
@@ -75,6 +80,9 @@ class ModelFiles:
     min_read: float
     sure_read: float
     detector_classes: tuple[str, ...] = DETECTOR_CLASSES
+    sure_name: float | None = None
+    """Least reader probability that makes a read's name sure on its own (None: only
+    `sure_read` decides)."""
 
     @classmethod
     def load(cls, folder: str | Path | None = None) -> ModelFiles:
@@ -97,6 +105,7 @@ class ModelFiles:
                 min_read=_level(data, "min_read"),
                 sure_read=_level(data, "sure_read"),
                 detector_classes=tuple(_classes(data)),
+                sure_name=_optional_level(data, "sure_name"),
             )
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise ModelSettingsError(f"{shown / SETTINGS_FILE}: {exc}") from None
@@ -146,6 +155,7 @@ def write_settings(
     *,
     min_read: float,
     sure_read: float,
+    sure_name: float | None = None,
     note: str = "",
     detector: str = DETECTOR_FILE,
     reader: str = READER_FILE,
@@ -164,6 +174,8 @@ def write_settings(
         f"min_read = {min_read}",
         f"sure_read = {sure_read}",
     ]
+    if sure_name is not None:
+        lines.append(f"sure_name = {sure_name}")
     path = folder / SETTINGS_FILE
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
@@ -181,6 +193,11 @@ def _text(data: dict[str, Any], section: str, key: str) -> str:
     if not isinstance(value, str) or not value or "/" in value or "\\" in value:
         raise ModelSettingsError(f"{SETTINGS_FILE}: [{section}] {key} must be a file name")
     return value
+
+
+def _optional_level(data: dict[str, Any], key: str) -> float | None:
+    """A level the settings may leave out (None then)."""
+    return None if _section(data, "reading").get(key) is None else _level(data, key)
 
 
 def _level(data: dict[str, Any], key: str) -> float:

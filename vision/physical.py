@@ -389,6 +389,7 @@ class CardIdentifier:
         return SeenCard(
             card=readings.cards[members[0]],
             confidence=float(readings.confidence[members].max()),
+            reading=float(readings.reader_probability[members].max()),
             xyxy=(x1, y1, x2, y2),
             index_xyxy=index_boxes,
             box_id=box_id,

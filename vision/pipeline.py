@@ -89,6 +89,12 @@ class FrameReader(Protocol):
         models' own level, `model_files.ModelFiles.sure_read`)."""
         ...
 
+    @property
+    def sure_name(self) -> float | None:
+        """Least reader probability that makes a read's name sure on its own (None: no
+        such level; `model_files.ModelFiles.sure_name`)."""
+        ...
+
     def read_frame(
         self,
         frame: Frame,
@@ -164,6 +170,12 @@ class CardModels:
     def sure_read(self) -> float:
         """The models' sure level (`scan.PhotoScanner` marks reads below it unsure)."""
         return self.files.sure_read
+
+    @property
+    def sure_name(self) -> float | None:
+        """The models' name level (`scan.PhotoScanner.is_sure`); None while a taught
+        deck reads, as its head's probabilities were not measured against it."""
+        return self.files.sure_name if self.deck is None else None
 
     def locate(
         self, frame: Frame
@@ -319,7 +331,7 @@ class CardModels:
         confidence = (index_conf * reading).astype(np.float32)
         keep = self._kept(index_conf, probabilities, min_read)
         names = tuple(self.reader.names[int(k)] for k in best[keep])
-        return IndexReadings(index_xyxy[keep], names, confidence[keep])
+        return IndexReadings(index_xyxy[keep], names, confidence[keep], reading[keep])
 
 
 @dataclass(frozen=True)

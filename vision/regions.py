@@ -29,7 +29,6 @@ from shanghai.engine.variants import Rules
 
 from .arrays import BoolArray, Float32Array, Frame
 from .pipeline import FrameReader, FrameReads
-from .readings import IndexReadings
 
 __all__ = ["MAX_SHARE", "Reread", "changed_region", "reread", "within"]
 
@@ -117,11 +116,7 @@ def _part(reads: FrameReads, region: Region, inside: bool = True) -> FrameReads:
     cards = _inside(reads.card_xyxy, region) == inside
     unread = _inside(reads.unread_xyxy, region) == inside
     return FrameReads(
-        IndexReadings(
-            reads.readings.xyxy[names],
-            tuple(n for n, k in zip(reads.readings.names, names, strict=True) if k),
-            reads.readings.confidence[names],
-        ),
+        reads.readings.take(names),
         reads.card_xyxy[cards],
         reads.unread_xyxy[unread],
         tuple(b for b, k in zip(reads.unread_best, unread, strict=True) if k),
@@ -139,11 +134,7 @@ def _spliced(old: FrameReads, new: FrameReads, inner: Region) -> FrameReads:
     """`old` outside `inner`, `new` inside it (with `old`'s passes)."""
     kept, fresh = _part(old, inner, inside=False), _part(new, inner)
     return FrameReads(
-        IndexReadings(
-            np.concatenate([kept.readings.xyxy, fresh.readings.xyxy]),
-            kept.readings.names + fresh.readings.names,
-            np.concatenate([kept.readings.confidence, fresh.readings.confidence]),
-        ),
+        kept.readings.join(fresh.readings),
         np.concatenate([kept.card_xyxy, fresh.card_xyxy]).astype(np.float32),
         np.concatenate([kept.unread_xyxy, fresh.unread_xyxy]).astype(np.float32),
         kept.unread_best + fresh.unread_best,

@@ -75,9 +75,11 @@ class SeenCard:
     matched (`box_id`, a position in the frame's card boxes), else the box around its
     indices; `index_xyxy` the boxes of the indices read; `axis` the card's long axis as
     fitted (a unit vector; for a card showing one index it points from the index down
-    the card), None when nothing told. `excess` marks a copy beyond the shoe; `sure` is
-    False for a read below the scan's sure level (shown marked, to check); `track_id`
-    is the live tracker's identity of the card across frames (None outside live video).
+    the card), None when nothing told. `reading` is the reader's own probability of the
+    name (the best of its indices'; None when not known). `excess` marks a copy beyond
+    the shoe; `sure` is False for a read the scan proposes marked, to check
+    (`scan.PhotoScanner.is_sure`); `track_id` is the live tracker's identity of the
+    card across frames (None outside live video).
     """
 
     card: Card
@@ -87,6 +89,7 @@ class SeenCard:
     index_xyxy: tuple[Box, ...] = ()
     box_id: int | None = None
     axis: tuple[float, float] | None = None
+    reading: float | None = None
     excess: bool = False
     sure: bool = True
     track_id: int | None = None

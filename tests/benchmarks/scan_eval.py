@@ -26,10 +26,12 @@ missed or read in excess, and whether the missed card's index could be seen at a
 
 `--sweep`: the four outcomes again for each candidate sure level (0.45-0.95), cards
 below the level re-marked unsure (the `unsure` warning) through the same
-`PhotoScanner.scan` with the models' reads of each photo replayed, not re-run. Choose a
-level (`sure_read` in the models' `models.toml`) on `--split val` only, never on test:
-the test split's held-out decks and tables are there to say how the chosen level does
-on photos it was not chosen on. Asserts nothing.
+`PhotoScanner.scan` with the models' reads of each photo replayed, not re-run.
+`--sure-name P` (or `off`) scans with another name level than the models' `sure_name`
+(a read the reader gives at least P is sure unless its name is read twice). Choose the
+levels (`sure_read`, `sure_name` in the models' `models.toml`) on `--split val` only,
+never on test: the test split's held-out decks and tables are there to say how the
+chosen levels do on photos they were not chosen on. Asserts nothing.
 """
 
 from __future__ import annotations
@@ -75,8 +77,10 @@ class RememberedReads:
     while it is handed the same frame: a sweep re-marks one scan at every sure level
     through `PhotoScanner.scan` itself, paying for the models once."""
 
-    def __init__(self, models: FrameReader) -> None:
+    def __init__(self, models: FrameReader, sure_name: float | str | None = "models") -> None:
         self.models = models
+        self._sure_name = sure_name
+        """The name level to scan with: the models' (`"models"`), or another (None: off)."""
         self._frame: np.ndarray | None = None
         self._reads: FrameReads | None = None
 
@@ -87,6 +91,12 @@ class RememberedReads:
     @property
     def sure_read(self) -> float:
         return self.models.sure_read
+
+    @property
+    def sure_name(self) -> float | None:
+        if isinstance(self._sure_name, str):
+            return self.models.sure_name
+        return self._sure_name
 
     def read_frame(
         self,
@@ -288,6 +298,12 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
     parser.add_argument("--seed", type=int, default=None, help="default: val 3101, test 3202")
     parser.add_argument("--models", type=Path, default=None)
     parser.add_argument("--sweep", action="store_true")
+    parser.add_argument(
+        "--sure-name",
+        type=lambda v: None if v == "off" else v if v == "models" else float(v),
+        default="models",
+        help="name level to scan with (default: the models' sure_name; 'off': none)",
+    )
     parser.add_argument("--data", type=Path, default=ROOT / "data" / "scan_eval")
     parser.add_argument("--threads", type=int, default=None, help="ONNX Runtime threads")
     parser.add_argument("--repeats", type=int, default=3, help="timed scans per size")
@@ -304,7 +320,7 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
     seed = SEEDS[args.split] if args.seed is None else args.seed
     folder = args.data / f"{args.split}-{seed}"
     base = PhotoScanner.load(args.models, threads=args.threads)
-    remembered = RememberedReads(base.models)
+    remembered = RememberedReads(base.models, args.sure_name)
     scanner = replace(base, models=remembered)
     judged: dict[str, list[Judged]] = {"hand": [], "lay-down": []}
     truths: dict[str, dict[str, Any]] = {}
@@ -338,7 +354,11 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
         f"{len(lay_downs)} lay-down photos in {folder}"
     )
     threads = args.threads or "all"
-    print(f"models {scanner.name}, sure level {scanner.sure_level:.2f}, threads {threads}")
+    name_level = remembered.sure_name
+    print(
+        f"models {scanner.name}, sure level {scanner.sure_level:.2f}, name level "
+        f"{'off' if name_level is None else name_level}, threads {threads}"
+    )
     by = {j.photo: truths[j.photo] for j in [*hands, *lay_downs]}
     print_outcomes(
         "hands",

@@ -205,3 +205,17 @@ def test_a_taught_deck_keeps_the_reading_to_its_family() -> None:
     assert deck.family is DeckFamily.ROOK
     kept = restrict_probabilities(rows, names, None, deck.family)
     assert names[int(kept[0].argmax())] == "5R" and kept[0].max() == pytest.approx(0.3)
+
+
+@needs_models
+def test_a_taught_deck_reads_without_the_name_level() -> None:
+    """The name level (`sure_name`) was chosen on the shipped reader's probabilities; a
+    taught head's are its own, so while it reads only the sure level decides."""
+    fingerprint = reader_fingerprint(default_models_dir() / "cards-reader.onnx")
+    models = CardModels()
+    assert models.files.sure_name is not None
+    assert models.sure_name == models.files.sure_name
+    models.use_deck(_head(["7h", "8h"], reader=fingerprint))
+    assert models.sure_name is None
+    models.use_deck(None)
+    assert models.sure_name == models.files.sure_name

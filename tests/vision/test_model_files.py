@@ -46,9 +46,10 @@ def test_the_levels_come_from_the_folder(tmp_path: Path) -> None:
     """A candidate folder's own levels are used, not the shipped ones."""
     folder = tmp_path / "candidate"
     copy_models(folder)
-    write_settings(folder, min_read=0.33, sure_read=0.8)
+    write_settings(folder, min_read=0.33, sure_read=0.8, sure_name=0.995)
     models = CardModels(folder)
     assert models.min_read == 0.33 and models.sure_read == 0.8
+    assert models.sure_name == 0.995
     assert CardModels(folder, min_read=0.5).min_read == 0.5  # a benchmark's sweep
 
 
@@ -78,6 +79,7 @@ def test_a_locator_without_the_two_classes_is_refused(tmp_path: Path) -> None:
     [
         (("min_read = 0.4", "min_read = 1.5"), "min_read must be a number"),
         (("sure_read = 0.7", 'sure_read = "high"'), "sure_read must be a number"),
+        (("sure_name = 0.999", "sure_name = 2"), "sure_name must be a number"),
         (("min_read = 0.4", "min_read = 0.9"), "above sure_read"),
         (('file = "cards-reader.onnx"', 'file = "../x.onnx"'), "must be a file name"),
         (("[reading]", "[readings]"), r"no \[reading\] table"),
@@ -89,12 +91,21 @@ def test_malformed_settings_say_what_is_wrong(
 ) -> None:
     folder = tmp_path / "models"
     folder.mkdir()
-    write_settings(folder, min_read=0.4, sure_read=0.7)
+    write_settings(folder, min_read=0.4, sure_read=0.7, sure_name=0.999)
     text = (folder / "models.toml").read_text()
     assert edit[0] in text
     (folder / "models.toml").write_text(text.replace(edit[0], edit[1]))
     with pytest.raises(ModelSettingsError, match=message):
         ModelFiles.load(folder)
+
+
+def test_the_name_level_is_optional(tmp_path: Path) -> None:
+    """Settings written before the name level existed still load, without one."""
+    write_settings(tmp_path, min_read=0.4, sure_read=0.7)
+    assert "sure_name" not in (tmp_path / "models.toml").read_text()
+    for name in (model_files.DETECTOR_FILE, model_files.READER_FILE):
+        (tmp_path / name).write_bytes(b"x")
+    assert ModelFiles.load(tmp_path).sure_name is None
 
 
 def test_what_is_missing_is_named(tmp_path: Path) -> None:

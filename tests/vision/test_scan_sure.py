@@ -1,0 +1,103 @@
+"""Which reads a scan proposes without asking (`PhotoScanner.is_sure`): the locating x
+reading confidence against the models' sure level, and the reader's own probability of
+the name against their name level, unless the name is read on two cards."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+from mini_table import MiniTable, TableReader
+
+from shanghai.engine.variant_files import find_variant
+from shanghai.engine.variants import Rules
+from shanghai.vision.pipeline import FrameReads, Passes
+from shanghai.vision.readings import IndexReadings
+from shanghai.vision.scan import PhotoKind, PhotoScanner
+from shanghai.vision.snapshot import TableSnapshot
+
+RULES = find_variant("shanghai").rules(4)
+FRAME = np.random.default_rng(5).integers(0, 255, (900, 1200, 3), dtype=np.uint8)
+
+
+class Doubted(TableReader):
+    """The table read right, with a locating confidence and a reader probability per
+    card name (`doubt`: name -> (locating, reading)); the others at 0.9 and 0.9."""
+
+    def __init__(
+        self,
+        table: MiniTable,
+        doubt: Mapping[str, tuple[float, float]],
+        sure_name: float | None = 0.999,
+    ) -> None:
+        super().__init__(table)
+        self.doubt = doubt
+        self.sure_name = sure_name
+
+    def read_frame(
+        self,
+        frame: np.ndarray,  # type: ignore[type-arg]
+        rules: Rules | None = None,
+        region: tuple[int, int, int, int] | None = None,
+        like: Passes | None = None,
+    ) -> FrameReads:
+        found = super().read_frame(frame, rules)
+        pairs = [self.doubt.get(n, (0.9, 0.9)) for n in found.readings.names]
+        locating = np.array([p[0] for p in pairs], np.float32)
+        reading = np.array([p[1] for p in pairs], np.float32)
+        readings = IndexReadings(
+            found.readings.xyxy, found.readings.names, locating * reading, reading
+        )
+        return FrameReads(readings, found.card_xyxy, found.unread_xyxy, found.unread_best)
+
+
+def scan(table: MiniTable, reader: TableReader) -> TableSnapshot:
+    return PhotoScanner(reader).scan(FRAME, rules=RULES, kind=PhotoKind.HAND)
+
+
+def unsure(snapshot: TableSnapshot) -> list[str]:
+    return sorted(str(c.card) for c in snapshot.cards if not c.sure)
+
+
+def spread(names: list[str]) -> MiniTable:
+    table = MiniTable()
+    for k, name in enumerate(names):
+        table.card(name, 200 + 260 * k, 450)
+    return table
+
+
+def test_a_name_the_reader_is_sure_of_is_sure_however_the_locator_doubts() -> None:
+    table = spread(["4h", "9c", "Kd"])
+    snapshot = scan(table, Doubted(table, {"9c": (0.5, 0.9995)}))
+    assert [str(c.card) for c in snapshot.cards] == ["4h", "9c", "Kd"]
+    assert unsure(snapshot) == []
+    assert "unsure" not in [w.code for w in snapshot.warnings]
+    nine = next(c for c in snapshot.cards if str(c.card) == "9c")
+    assert nine.confidence < 0.6 and nine.reading is not None and nine.reading > 0.999
+
+
+def test_a_doubted_read_the_reader_is_not_sure_of_is_marked() -> None:
+    table = spread(["4h", "9c", "Kd"])
+    snapshot = scan(table, Doubted(table, {"9c": (0.7, 0.95)}))
+    assert unsure(snapshot) == ["9c"]
+    warning = next(w for w in snapshot.warnings if w.code == "unsure")
+    assert "9c" in warning.message
+
+
+def test_a_name_read_on_two_cards_stays_marked() -> None:
+    """Two cards of one name: maybe one card seen twice, so the locator's doubt stands."""
+    table = spread(["4h", "9c", "9c"])
+    snapshot = scan(table, Doubted(table, {"9c": (0.5, 0.9995)}))
+    assert unsure(snapshot) == ["9c", "9c"]
+
+
+def test_without_a_name_level_only_the_confidence_decides() -> None:
+    table = spread(["4h", "9c", "Kd"])
+    snapshot = scan(table, Doubted(table, {"9c": (0.5, 0.9995)}, sure_name=None))
+    assert unsure(snapshot) == ["9c"]
+
+
+def test_a_sure_confidence_is_sure_even_for_a_name_read_twice() -> None:
+    table = spread(["4h", "9c", "9c"])
+    snapshot = scan(table, Doubted(table, {}))
+    assert unsure(snapshot) == []
