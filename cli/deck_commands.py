@@ -15,6 +15,7 @@ name; bad input names the photo and the card and stores nothing. `scan`, `score`
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 import time
@@ -29,7 +30,14 @@ from .errors import UsageError
 
 __all__ = ["add_deck_option", "deck_head_for", "register"]
 
-STAGES = {"photos": "finding cards", "crops": "reading crops", "fit": "fitting the head"}
+STAGES = {
+    "photos": "finding cards",
+    "crops": "reading crops",
+    "fit": "fitting the head",
+    "scenes": "rendering scenes of the deck",
+    "train": "adapting the locator",
+}
+LOCATOR_MINUTES = 10.0
 
 
 def add_deck_option(p: argparse.ArgumentParser) -> None:
@@ -69,6 +77,16 @@ def register(sub: Any) -> None:
         help="deck family (standard: 52 cards and jokers; rook: 1-14 in four colours and the bird)",
     )
     p.add_argument("--models", type=Path, help="folder of the ONNX models (default: shipped)")
+    p.add_argument(
+        "--locator",
+        type=float,
+        nargs="?",
+        const=LOCATOR_MINUTES,
+        metavar="MINUTES",
+        help="also adapt the card locator to the deck, training for MINUTES "
+        f"(default {LOCATOR_MINUTES:g}) on generated photos of its cards: finds more of "
+        "its cards; needs the train extra (pip install -e '.[train]')",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_enroll)
     p = deck_sub.add_parser("list", help="the decks taught here")
@@ -86,6 +104,8 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     from shanghai.vision.pipeline import CardPipeline, ModelMissingError
 
     store = DeckStore()
+    if args.locator is not None:
+        _check_locator_training(args.locator)
     try:
         photos = read_labels(args.labels)
         models = CardPipeline.load(args.models).models
@@ -111,6 +131,14 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     finally:
         for bar in bars.values():
             bar.close()
+    if args.locator is not None:
+        from shanghai.datasets.deck_locator import LocatorPlan, teach_locator
+
+        try:
+            teach_locator(deck, models, LocatorPlan(minutes=args.locator), progress=progress)
+        finally:
+            for bar in bars.values():
+                bar.close()
     seconds = time.perf_counter() - started
     missing = deck.missing()
     print(
@@ -124,8 +152,21 @@ def cmd_enroll(args: argparse.Namespace) -> int:
             f"matched by elimination, the shipped reader read them otherwise (check their "
             f"labels): {misread}"
         )
+    if deck.has_locator:
+        print("its own locator is adapted: scans with --deck locate with it")
     print(f"stored in {deck.folder}")
     return 0
+
+
+def _check_locator_training(minutes: float) -> None:
+    """Refuse `--locator` before any work when it cannot run."""
+    if not 1 <= minutes <= 120:
+        raise UsageError("--locator MINUTES must be between 1 and 120")
+    if importlib.util.find_spec("ultralytics") is None:  # not imported: it patches PIL
+        raise UsageError(
+            "adapting the locator needs the train extra (PyTorch, about 5.5 GB): "
+            "pip install -e '.[train]'"
+        )
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -140,6 +181,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         print("no decks taught yet (shanghai deck enroll NAME --labels FILE.csv)", file=sys.stderr)
     for deck in decks:
         state = "" if deck.adapted else " (not adapted: enrol it again)"
+        state += ", own locator" if deck.has_locator else ""
         print(f"{deck.name}  {deck.family}, {len(deck.cards)} cards{state}")
     return 0
 

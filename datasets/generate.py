@@ -165,7 +165,7 @@ def _detect_item(
     return result
 
 
-def _tile_windows(
+def tile_windows(
     rng: np.random.Generator, rendered: Rendered, size: int, count: int
 ) -> list[tuple[int, int, int, int]]:
     """Square windows at native scale: most centred near a card, some anywhere."""
@@ -187,9 +187,9 @@ def _tile_windows(
 def _tile_item(
     cfg: GenerateConfig, stem: str, split: str, rng: np.random.Generator, rendered: Rendered
 ) -> ItemResult:
-    """`cfg.tiles_per_scene` tiles of one frame with their labels (`_tile_windows`)."""
+    """`cfg.tiles_per_scene` tiles of one frame with their labels (`tile_windows`)."""
     result = ItemResult(split=split)
-    for k, window in enumerate(_tile_windows(rng, rendered, cfg.tile_size, cfg.tiles_per_scene)):
+    for k, window in enumerate(tile_windows(rng, rendered, cfg.tile_size, cfg.tiles_per_scene)):
         x0, y0, x1, y1 = window
         labels = rendered.labels(window)
         lines = yolo_lines(labels, x1 - x0, y1 - y0)

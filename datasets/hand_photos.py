@@ -46,6 +46,7 @@ from .writer import scene_header
 __all__ = [
     "DISTANCES",
     "PHOTO_KINDS",
+    "photo_of_cards",
     "photo_rng",
     "render_hand_photo",
     "render_lay_down_photo",
@@ -126,6 +127,28 @@ def render_hand_photo(
         **scene_header(rendered, width=rendered.camera.width, height=rendered.camera.height),
     }
     return rendered, truth
+
+
+def photo_of_cards(
+    rng: np.random.Generator, split: str, look: DeckLook, cards: Sequence[Card]
+) -> tuple[Rendered, str]:
+    """A photo of `cards` of one look lying as a hand does (fanned, in a row or loose,
+    as `ARRANGEMENTS` weighs them), on a table of `split`; returns the frame and its
+    distance. The scenes a taught deck's locator learns from (`deck_locator`) and the
+    teach benchmark reads."""
+    names = list(ARRANGEMENTS)
+    weights = np.array([ARRANGEMENTS[a] for a in names])
+    arrangement = names[int(rng.choice(len(names), p=weights / weights.sum()))]
+    n = len(cards)
+    if arrangement == "fan" and n > 2:
+        poses = fan_positions(rng, n)
+    elif arrangement == "loose":
+        poses = scatter_positions(rng, n)
+    else:
+        poses = row_positions(rng, n, rng.uniform(18, 50))
+    layout = Layout()
+    place_group(layout, [(c, look) for c in cards], poses, (0.0, 0.0, 0.0), zone="hand", owner=0)
+    return _photograph(rng, split, layout, upright_yaw=90.0)
 
 
 def render_lay_down_photo(

@@ -190,6 +190,8 @@ class DeckScanners:
         try:
             deck = self.store.get(name)
             stamp = deck.head_path.stat().st_mtime_ns
+            if deck.has_locator:  # a locator adapted later (`deck enroll --locator`)
+                stamp += deck.locator_path.stat().st_mtime_ns
         except (DeckError, OSError):
             return base  # removed since the game began, or never taught here
         if family is not None and deck.family is not family:

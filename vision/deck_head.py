@@ -111,6 +111,10 @@ class DeckHead:
     min_confidence: float = DEFAULT_MIN_CONFIDENCE
     mix: float = DEFAULT_MIX
     min_similarity: float = -1.0
+    locator: Path | None = None
+    """The deck's own adapted locator (ONNX), when it has one (`shanghai deck enroll
+    --locator`): `CardModels.use_deck` locates with it instead of the shipped one.
+    Not part of the head's file; the deck's folder says (`StoredDeck.head`)."""
 
     def __post_init__(self) -> None:
         if self.kind not in HEAD_KINDS:

@@ -24,7 +24,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,8 @@ __all__ = [
 DECKS_FOLDER = "decks"
 DECK_FILE = "deck.json"
 HEAD_FILE = "head.npz"
+LOCATOR_FILE = "cards-detector.onnx"
+"""A deck's own adapted locator (`datasets.deck_locator`), when it has one."""
 CROPS_FOLDER = "crops"
 FACES_FOLDER = "faces"
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
@@ -114,6 +116,14 @@ class StoredDeck:
     def adapted(self) -> bool:
         return self.head_path.is_file()
 
+    @property
+    def locator_path(self) -> Path:
+        return self.folder / LOCATOR_FILE
+
+    @property
+    def has_locator(self) -> bool:
+        return self.locator_path.is_file()
+
     def missing(self) -> list[Card]:
         """Cards of the family not enrolled (they keep the shipped reading)."""
         have = set(self.cards)
@@ -124,9 +134,10 @@ class StoredDeck:
         if not self.adapted:
             raise DeckError(f"deck {self.name} is not adapted: enrol it again")
         try:
-            return DeckHead.load(self.head_path)
+            head = DeckHead.load(self.head_path)
         except (OSError, ValueError, KeyError) as exc:
             raise DeckError(f"deck {self.name}: {HEAD_FILE} is unreadable ({exc})") from None
+        return replace(head, locator=self.locator_path) if self.has_locator else head
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -136,6 +147,7 @@ class StoredDeck:
             "missing": [str(c) for c in self.missing()],
             "photos": self.photos,
             "adapted": self.adapted,
+            "locator": self.has_locator,
             "read_as": self.read_as,
         }
 

@@ -133,6 +133,8 @@ class CardModels:
         self.detector = OnnxDetector(files.detector, threads=threads)
         self.reader = OnnxClassifier(files.reader, threads=threads)
         files.check(self.detector.names, self.reader.names)
+        self._shipped_detector = self.detector
+        self._threads = threads
         self.conf = conf
         self.iou = iou
         self.zoom = zoom or ZoomPass(zoom=1.0)
@@ -149,8 +151,10 @@ class CardModels:
             self.use_deck(deck)
 
     def use_deck(self, deck: DeckHead | None) -> None:
-        """Read with a taught deck's head (None: the shipped reading alone). Refuses a
-        head fitted on another reader, or a reader without its `embedding` output."""
+        """Read with a taught deck's head (None: the shipped reading alone), and locate
+        with the deck's own locator when it has one (`DeckHead.locator`). Refuses a
+        head fitted on another reader, a reader without its `embedding` output, or a
+        deck locator whose classes are not the runtime's."""
         if deck is not None:
             if not self.reader.has_embedding:
                 raise DeckError(
@@ -159,6 +163,17 @@ class CardModels:
                 )
             if deck.reader != self.reader_fingerprint:
                 raise DeckError("the deck was adapted for another reader model: enrol it again")
+        detector = self._shipped_detector
+        if deck is not None and deck.locator is not None:
+            try:
+                detector = OnnxDetector(deck.locator, threads=self._threads)
+                self.files.check(detector.names, self.reader.names)
+            except Exception as exc:  # ONNX Runtime's load errors derive from Exception only
+                raise DeckError(
+                    f"the deck's locator ({deck.locator.name}) cannot be used: {exc}; "
+                    "teach its locator again"
+                ) from None
+        self.detector = detector
         self.deck = deck
 
     @functools.cached_property

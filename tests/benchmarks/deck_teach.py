@@ -2,7 +2,7 @@
 it, and the time enrolment and adaptation take. Prints figures; asserts nothing.
 
     python tests/benchmarks/deck_teach.py [--scenes 40] [--seed 5] [--looks A,B]
-                                          [--compare] [--models DIR]
+                                          [--compare] [--models DIR] [--locator MINUTES]
 
 For each held-out test look (`datasets.splits`: the standard decks and their jokers,
 and the Rook deck held out of training), one copy of every card of the look is laid
@@ -16,6 +16,10 @@ the deck: card precision (right / (right + cards not on the table)) and recall (
 does not find, no reader can read), so the reader alone is shown too: the share of the
 located indices (IoU >= 0.5 with a visible true index) read right, before and after,
 which is what the deck's head can change.
+
+`--locator MINUTES` also adapts the locator to the enrolled deck for that long
+(`datasets.deck_locator`, the train extra), as `shanghai deck enroll --locator` does,
+and the "after" figures read with both.
 
 `--compare` also fits every head choice (`deck_head`: prototype or logistic, the least
 confidence to use the head, the head's share in the mix) on the same enrolled features
@@ -40,19 +44,12 @@ import numpy.typing as npt
 from shanghai.datasets.deck_photos import cards_apart
 from shanghai.datasets.decks import DEFAULT_CACHE, all_looks
 from shanghai.datasets.faces import DeckLook
-from shanghai.datasets.hand_photos import _photograph
-from shanghai.datasets.layouts import (
-    Layout,
-    fan_positions,
-    place_group,
-    row_positions,
-    scatter_positions,
-)
+from shanghai.datasets.hand_photos import photo_of_cards
 from shanghai.datasets.scene import Rendered
 from shanghai.engine.cards import Card, DeckFamily
 from shanghai.vision.crops import square_crop
 from shanghai.vision.deck_enrol import LabelledPhoto, enrol, enrol_photo, enrolled_features
-from shanghai.vision.deck_head import SIMILARITY_QUANTILES, DeckHead, fit_head
+from shanghai.vision.deck_head import SIMILARITY_QUANTILES, fit_head
 from shanghai.vision.deck_store import DeckError, DeckStore, StoredDeck
 from shanghai.vision.pipeline import CardModels
 from shanghai.vision.readings import family_mask
@@ -105,20 +102,11 @@ def take_photos(
 
 def hand_scene(look: DeckLook, rng: np.random.Generator) -> tuple[Rendered, str]:
     """A hand of 3-11 random cards of the look, fanned, in a row or loose, photographed
-    close up or from across the table."""
+    close up or from across the table (on the test split's tables)."""
     cards = list(look.cards())
     size = int(rng.integers(3, 12))
     hand = [cards[int(i)] for i in rng.choice(len(cards), size=size, replace=False)]
-    arrangement = rng.random()
-    if arrangement < 0.4:
-        poses = fan_positions(rng, size)
-    elif arrangement < 0.8:
-        poses = row_positions(rng, size, rng.uniform(18, 50))
-    else:
-        poses = scatter_positions(rng, size)
-    layout = Layout()
-    place_group(layout, [(c, look) for c in hand], poses, (0.0, 0.0, 0.0), zone="hand", owner=0)
-    return _photograph(rng, "test", layout, upright_yaw=90.0)
+    return photo_of_cards(rng, "test", look, hand)
 
 
 @dataclass
@@ -268,6 +256,7 @@ def run_look(
     per_photo: int,
     cards: int | None,
     compare: bool,
+    locator_minutes: float | None = None,
 ) -> dict[str, float]:
     rng = np.random.default_rng([seed, sum(look.name.encode())])
     shipped = PhotoScanner.load(models_dir)
@@ -285,7 +274,14 @@ def run_look(
         started = time.perf_counter()
         deck = enrol(store, "bench", look.family, photos, models, progress=progress)
         seconds = time.perf_counter() - started
-        taught = PhotoScanner.load(models_dir, deck=DeckHead.load(deck.head_path))
+        locator_seconds = 0.0
+        if locator_minutes is not None:
+            from shanghai.datasets.deck_locator import LocatorPlan, teach_locator
+
+            started = time.perf_counter()
+            teach_locator(deck, models, LocatorPlan(minutes=locator_minutes), work=folder)
+            locator_seconds = time.perf_counter() - started
+        taught = PhotoScanner.load(models_dir, deck=deck.head())
         taught_models = taught.models
         assert isinstance(taught_models, CardModels)
         scenes = [Scene(*hand_scene(look, rng)) for _ in range(n_scenes)]
@@ -306,6 +302,7 @@ def run_look(
             f"\n{look.name} ({look.family}, {len(look.cards())} cards): enrolled "
             f"{len(deck.cards)} cards from {deck.photos} photos ({retakes} retaken), "
             f"enrolment + adaptation {seconds:.1f} s ({steps.get('crops', 0)} index crops)"
+            + (f", locator adapted in {locator_seconds:.0f} s" if locator_minutes else "")
         )
         for key in ("close-up", "table", "all"):
             if key in before:
@@ -325,7 +322,12 @@ def run_look(
             print(f"    of which {len(special)} {name}: before {jb:.3f}  after {ja:.3f}")
         if compare:
             compare_heads(models, deck, scenes, seed)
-    out = {"seconds": seconds, "reader_before": acc_before, "reader_after": acc_after}
+    out = {
+        "seconds": seconds,
+        "locator_seconds": locator_seconds,
+        "reader_before": acc_before,
+        "reader_after": acc_after,
+    }
     for key, tally in before.items():
         out[f"{key}_cards"] = float(tally.truth)
         for when, t in (("before", tally), ("after", after[key])):
@@ -343,6 +345,7 @@ def main(
     cards: int | None = None,
     models: Path | None = None,
     compare: bool = False,
+    locator_minutes: float | None = None,
 ) -> dict[str, dict[str, float]]:
     chosen = held_out_looks(looks)
     print(
@@ -353,7 +356,7 @@ def main(
     for look in chosen:
         out[look.name] = run_look(
             look, models_dir=models, n_scenes=scenes, seed=seed, per_photo=per_photo,
-            cards=cards, compare=compare,
+            cards=cards, compare=compare, locator_minutes=locator_minutes,
         )  # fmt: skip
     times = [v["seconds"] for v in out.values()]
     if times:
@@ -370,6 +373,12 @@ if __name__ == "__main__":
     parser.add_argument("--cards", type=int, help="enrol only the first N cards of each look")
     parser.add_argument("--models", type=Path)
     parser.add_argument("--compare", action="store_true", help="also compare the head choices")
+    parser.add_argument(
+        "--locator",
+        type=float,
+        metavar="MINUTES",
+        help="also adapt the locator to the deck for this long (needs the train extra)",
+    )
     args = parser.parse_args()
     main(
         args.looks.split(",") if args.looks else None,
@@ -379,4 +388,5 @@ if __name__ == "__main__":
         cards=args.cards,
         models=args.models,
         compare=args.compare,
+        locator_minutes=args.locator,
     )

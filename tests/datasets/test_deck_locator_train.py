@@ -1,0 +1,97 @@
+"""Adapting the locator to a taught deck end to end, at toy size: scenes of its faces,
+a few seconds of training from the shipped weights, the int8 export into the deck's
+folder, and scans with the deck locating with it."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from taught_deck import CARDS, taught_deck, teaching_photos
+
+from shanghai.cli.main import main
+from shanghai.vision.deck_store import DeckError, DeckStore
+from shanghai.vision.model_files import default_models_dir
+from shanghai.vision.pipeline import CardModels, models_installed
+from shanghai.vision.scan import PhotoKind, PhotoScanner
+from shanghai.vision.sources import read_image
+
+# ultralytics patches PIL when imported: only inside these tests (see test_training_smoke).
+pytestmark = [
+    pytest.mark.train,
+    pytest.mark.skipif(
+        importlib.util.find_spec("ultralytics") is None, reason="needs the `train` extra"
+    ),
+    pytest.mark.skipif(not models_installed(), reason="card models not installed"),
+    pytest.mark.skipif(
+        not (default_models_dir() / "cards-detector.pt").is_file(),
+        reason="the shipped locator's weights are not installed",
+    ),
+]
+
+
+def test_a_deck_gets_its_own_locator_and_scans_with_it(tmp_path: Path) -> None:
+    from shanghai.datasets.deck_locator import LocatorPlan, teach_locator
+
+    models = CardModels()
+    deck = taught_deck(tmp_path, models)
+    assert not deck.has_locator and deck.head().locator is None
+    stages: set[str] = set()
+    path = teach_locator(
+        deck,
+        models,
+        LocatorPlan(scenes=6, other_scenes=2, minutes=0.1),
+        progress=lambda stage, done, total: stages.add(stage),
+        work=tmp_path,
+    )
+    assert path == deck.locator_path and deck.has_locator
+    assert stages == {"scenes", "train"}
+    assert not list(deck.folder.glob("*.partial"))
+    assert deck.to_json()["locator"] is True
+
+    head = deck.head()
+    assert head.locator == deck.locator_path
+    scanner = PhotoScanner.load(deck=head)
+    assert isinstance(scanner.models, CardModels)
+    shipped = CardModels()
+    assert scanner.models.detector is not shipped.detector
+    assert scanner.models.detector.names == shipped.detector.names
+    photo = read_image(tmp_path / "enrol00.jpg")
+    snapshot = scanner.scan(photo, kind=PhotoKind.HAND)
+    assert {str(c.card) for c in snapshot.cards} <= set(CARDS)
+    # reading without the deck locates with the shipped locator again
+    scanner.models.use_deck(None)
+    assert scanner.models.detector is scanner.models._shipped_detector
+
+
+def test_a_broken_deck_locator_is_refused_with_a_message(tmp_path: Path) -> None:
+    models = CardModels()
+    deck = taught_deck(tmp_path, models)
+    deck.locator_path.write_bytes(b"not a model")
+    with pytest.raises(DeckError, match="teach its locator again"):
+        CardModels(deck=deck.head())
+
+
+def test_the_cli_teaches_the_locator_with_the_deck(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`deck enroll --locator 1` (at toy size: 8 scenes instead of 300)."""
+    import functools
+
+    from shanghai.datasets import deck_locator
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    toy = functools.partial(deck_locator.LocatorPlan, scenes=6, other_scenes=2)
+    monkeypatch.setattr(deck_locator, "LocatorPlan", toy)
+    labels = teaching_photos(tmp_path)
+    assert main(["deck", "enroll", "home", "--labels", str(labels), "--locator", "1"]) == 0
+    captured = capsys.readouterr()
+    assert "its own locator is adapted" in captured.out
+    assert "adapting the locator" in captured.err  # the progress bars
+    deck = DeckStore(tmp_path / "data" / "shanghai" / "decks").get("home")
+    assert deck.has_locator
+    assert main(["deck", "list"]) == 0
+    assert "own locator" in capsys.readouterr().out
+    photo = str(tmp_path / "enrol00.jpg")
+    assert main(["scan", photo, "--deck", "home", "--photo", "hand", "--json"]) == 0
