@@ -1,6 +1,8 @@
-"""`shanghai deck enroll | list | remove`: teach the scanner your own deck.
+"""`shanghai deck enroll | locator | list | remove`: teach the scanner your own deck.
 
     shanghai deck enroll NAME --labels FILE.csv [--family standard|rook] [--models DIR]
+                                                [--locator [MINUTES]]
+    shanghai deck locator NAME [--minutes 10]
     shanghai deck list [--json]
     shanghai deck remove NAME
 
@@ -8,7 +10,9 @@
 `image,cards`: a photo, relative to the CSV, and the cards in it in any order), finds
 and matches every card (`vision.deck_enrol`), adapts the reading to the deck, and stores
 the deck in the data folder (`vision.deck_store.decks_dir`), replacing a deck of the same
-name; bad input names the photo and the card and stores nothing. `scan`, `score`,
+name; bad input names the photo and the card and stores nothing. With the train extra,
+`--locator` (or `locator` later, for a deck taught on the page) also adapts the card
+locator to the deck (`datasets.deck_locator`). `scan`, `score`,
 `check` and `watch` read with a taught deck through `--deck NAME` (`deck_head_for`).
 """
 
@@ -20,11 +24,14 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from shanghai.engine.cards import DeckFamily
 from shanghai.vision.deck_head import DeckHead
-from shanghai.vision.deck_store import DeckError, DeckStore
+from shanghai.vision.deck_store import DeckError, DeckStore, StoredDeck
+
+if TYPE_CHECKING:
+    from shanghai.vision.pipeline import CardModels
 
 from .errors import UsageError
 
@@ -38,6 +45,7 @@ STAGES = {
     "train": "adapting the locator",
 }
 LOCATOR_MINUTES = 10.0
+LOCATOR_DONE = "its own locator is adapted: scans with --deck locate with it"
 
 
 def add_deck_option(p: argparse.ArgumentParser) -> None:
@@ -89,6 +97,17 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_enroll)
+    p = deck_sub.add_parser(
+        "locator",
+        help="adapt the card locator to a taught deck (train extra; see enroll --locator)",
+    )
+    p.add_argument("name")
+    p.add_argument(
+        "--minutes", type=float, default=LOCATOR_MINUTES, help="training time (default 10)"
+    )
+    p.add_argument("--models", type=Path, help="folder of the ONNX models (default: shipped)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_locator)
     p = deck_sub.add_parser("list", help="the decks taught here")
     p.add_argument("--json", action="store_true", help="one JSON array")
     p.set_defaults(func=cmd_list)
@@ -97,48 +116,51 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_remove)
 
 
-def cmd_enroll(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
+class _Bars:
+    """One progress bar per stage of a long job (`STAGES` names them); none when quiet."""
 
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.bars: dict[str, Any] = {}
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if self.quiet:
+            return
+        from tqdm import tqdm
+
+        bar = self.bars.get(stage)
+        if bar is None:
+            bar = self.bars[stage] = tqdm(total=total, desc=STAGES.get(stage, stage), unit="")
+        bar.update(done - bar.n)
+        if done >= total:
+            bar.close()
+
+    def close(self) -> None:
+        for bar in self.bars.values():
+            bar.close()
+
+
+def cmd_enroll(args: argparse.Namespace) -> int:
     from shanghai.vision.deck_enrol import enrol, read_labels
-    from shanghai.vision.pipeline import CardPipeline, ModelMissingError
 
     store = DeckStore()
     if args.locator is not None:
         _check_locator_training(args.locator)
     try:
         photos = read_labels(args.labels)
-        models = CardPipeline.load(args.models).models
-    except (DeckError, ModelMissingError) as exc:
+    except DeckError as exc:
         raise UsageError(str(exc)) from None
-    bars: dict[str, Any] = {}
-
-    def progress(stage: str, done: int, total: int) -> None:
-        if args.quiet:
-            return
-        bar = bars.get(stage)
-        if bar is None:
-            bar = bars[stage] = tqdm(total=total, desc=STAGES.get(stage, stage), unit="")
-        bar.update(done - bar.n)
-        if done >= total:
-            bar.close()
-
+    models = _models(args.models)
+    progress = _Bars(args.quiet)
     started = time.perf_counter()
     try:
         deck = enrol(store, args.name, DeckFamily(args.family), photos, models, progress=progress)
     except DeckError as exc:
         raise UsageError(str(exc)) from None
     finally:
-        for bar in bars.values():
-            bar.close()
+        progress.close()
     if args.locator is not None:
-        from shanghai.datasets.deck_locator import LocatorPlan, teach_locator
-
-        try:
-            teach_locator(deck, models, LocatorPlan(minutes=args.locator), progress=progress)
-        finally:
-            for bar in bars.values():
-                bar.close()
+        _teach_locator(deck, models, args.locator, progress)
     seconds = time.perf_counter() - started
     missing = deck.missing()
     print(
@@ -153,15 +175,51 @@ def cmd_enroll(args: argparse.Namespace) -> int:
             f"labels): {misread}"
         )
     if deck.has_locator:
-        print("its own locator is adapted: scans with --deck locate with it")
+        print(LOCATOR_DONE)
     print(f"stored in {deck.folder}")
     return 0
+
+
+def cmd_locator(args: argparse.Namespace) -> int:
+    """Adapt the locator of a deck taught already (on the page, or before the extra)."""
+    _check_locator_training(args.minutes)
+    try:
+        deck = DeckStore().get(args.name)
+    except DeckError as exc:
+        raise UsageError(str(exc)) from None
+    if not deck.adapted:
+        raise UsageError(f"deck {deck.name} is not adapted: enrol it again")
+    started = time.perf_counter()
+    _teach_locator(deck, _models(args.models), args.minutes, _Bars(args.quiet))
+    print(f"deck {deck.name}: locator adapted in {time.perf_counter() - started:.0f} s")
+    print(LOCATOR_DONE)
+    return 0
+
+
+def _models(folder: Path | None) -> CardModels:
+    from shanghai.vision.pipeline import CardPipeline, ModelMissingError
+
+    try:
+        return CardPipeline.load(folder).models
+    except ModelMissingError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _teach_locator(deck: StoredDeck, models: CardModels, minutes: float, progress: _Bars) -> None:
+    from shanghai.datasets.deck_locator import LocatorPlan, teach_locator
+
+    try:
+        teach_locator(deck, models, LocatorPlan(minutes=minutes), progress=progress)
+    except (DeckError, FileNotFoundError) as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        progress.close()
 
 
 def _check_locator_training(minutes: float) -> None:
     """Refuse `--locator` before any work when it cannot run."""
     if not 1 <= minutes <= 120:
-        raise UsageError("--locator MINUTES must be between 1 and 120")
+        raise UsageError("the locator's training MINUTES must be between 1 and 120")
     if importlib.util.find_spec("ultralytics") is None:  # not imported: it patches PIL
         raise UsageError(
             "adapting the locator needs the train extra (PyTorch, about 5.5 GB): "

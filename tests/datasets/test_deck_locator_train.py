@@ -95,3 +95,9 @@ def test_the_cli_teaches_the_locator_with_the_deck(
     assert "own locator" in capsys.readouterr().out
     photo = str(tmp_path / "enrol00.jpg")
     assert main(["scan", photo, "--deck", "home", "--photo", "hand", "--json"]) == 0
+    capsys.readouterr()
+    # a deck taught already (on the page) gets its locator adapted again later
+    assert main(["deck", "locator", "home", "--minutes", "1", "--quiet"]) == 0
+    assert "deck home: locator adapted in" in capsys.readouterr().out
+    assert main(["deck", "locator", "nothere", "--minutes", "1"]) == 2
+    assert "no deck named 'nothere'" in capsys.readouterr().err

@@ -92,4 +92,4 @@ def test_the_cli_refuses_a_locator_budget_out_of_range(
     labels = tmp_path / "labels.csv"
     labels.write_text("image,cards\n")
     assert main(["deck", "enroll", "home", "--labels", str(labels), "--locator", "0"]) == 2
-    assert "--locator MINUTES must be between 1 and 120" in capsys.readouterr().err
+    assert "the locator's training MINUTES must be between 1 and 120" in capsys.readouterr().err
