@@ -710,6 +710,10 @@ class DeckPublic(BaseModel):
     family_cards: list[str] = Field(description="every card of the family, in deck order")
     stored: bool = Field(description="a deck is stored under this name")
     adapted: bool = Field(description="the stored deck has its adapted reading")
+    locator: bool = Field(
+        default=False,
+        description="the stored deck has its own adapted locator (`shanghai deck locator`)",
+    )
     cards: list[str] = Field(description="the cards of the stored deck")
     missing: list[str] = Field(
         description="cards of the family not taught (of the draft while there is one, else "

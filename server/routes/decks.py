@@ -94,6 +94,7 @@ def deck_public(decks: TeachDecks, name: str) -> DeckPublic:
         family_cards=[str(c) for c in cards_of_family(family)],
         stored=stored is not None,
         adapted=stored is not None and stored.adapted,
+        locator=stored is not None and stored.has_locator,
         cards=[str(c) for c in stored.cards] if stored is not None else [],
         missing=[str(c) for c in missing],
         draft=[_card(name, c) for c in draft.cards] if draft is not None else None,

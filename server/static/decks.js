@@ -61,7 +61,7 @@ function deckItem(d) {
   const item = el("li", { id: `deck-item-${d.name}` });
   const taught = d.stored ? `${plural(d.cards.length, "card")} taught` : "not adapted yet";
   const state = d.draft ? ` · being taught (${plural(d.draft.length, "card")} found)`
-    : d.adapted ? "" : " · not adapted";
+    : !d.adapted ? " · not adapted" : d.locator ? " · its own locator" : "";
   const ask = el("div", { class: "ask", role: "alertdialog", hidden: true, "aria-label": `Remove deck ${d.name}?` },
     el("p", { class: "question", text: `Remove deck ${d.name}?` }),
     el("p", { text: "Games that read with it go back to the usual reading." }),

@@ -62,6 +62,7 @@ class LiveServer:
     """uvicorn serving the app in a thread."""
 
     def __init__(self, settings: Settings, scanner: CardScanner | None = None) -> None:
+        self.settings = settings
         self.port = _free_port()
         config = uvicorn.Config(
             create_app(settings, scanner=scanner),

@@ -6,6 +6,7 @@ the light and the dark theme; screenshots in out/screenshots/decks-*.png."""
 
 from __future__ import annotations
 
+import shutil
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +20,8 @@ from shanghai.datasets.deck_photos import enrolment_photos
 from shanghai.datasets.decks import code_looks
 from shanghai.engine.cards import Card
 from shanghai.server import deck_jobs
+from shanghai.vision.deck_store import DeckStore, decks_dir
+from shanghai.vision.model_files import DETECTOR_FILE, default_models_dir
 from shanghai.vision.pipeline import models_installed
 
 pytestmark = [
@@ -187,9 +190,16 @@ def test_teach_a_deck_adapt_and_play_with_it(
     assert page.request.get(f"{server.url}/api/games/{game}").json()["deck"] == "home"
     assert page.inner_text("#deck-info") == "Cards read with the deck 'home'"
 
-    # The list, and removing the deck (asked first).
+    # The list (a deck with its own locator says so: `shanghai deck locator` made one;
+    # here any valid locator file), and removing the deck (asked first).
     page.goto(f"{server.url}/#/decks")
     page.wait_for_selector("#deck-item-home", timeout=TIMEOUT)
+    assert "its own locator" not in page.inner_text("#deck-item-home")
+    stored = DeckStore(decks_dir(server.settings.data_dir)).get("home")
+    shutil.copyfile(default_models_dir() / DETECTOR_FILE, stored.locator_path)
+    page.reload()
+    page.wait_for_selector("#deck-item-home", timeout=TIMEOUT)
+    assert "its own locator" in page.inner_text("#deck-item-home")
     at_both_sizes(page, screenshots, f"decks-list-from-{size}")
     page.set_viewport_size(viewport)
     item = page.locator("#deck-item-home")

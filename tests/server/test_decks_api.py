@@ -4,6 +4,7 @@ start a game that reads with it; and every kind of bad input, storing nothing.""
 
 from __future__ import annotations
 
+import shutil
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +20,7 @@ from shanghai.engine.cards import Card
 from shanghai.server import deck_jobs
 from shanghai.server.settings import Settings
 from shanghai.vision.deck_store import DeckStore, decks_dir
+from shanghai.vision.model_files import DETECTOR_FILE, default_models_dir
 from shanghai.vision.pipeline import models_installed
 
 pytestmark = pytest.mark.skipif(not models_installed(), reason="card models not installed")
@@ -109,9 +111,13 @@ def test_teach_adapt_play_and_remove(
     assert [d["name"] for d in listed] == ["home"]
     deck = listed[0]
     assert deck["stored"] and deck["adapted"] and deck["draft"] is None
+    assert deck["locator"] is False
     assert sorted(deck["cards"]) == sorted(CARDS) and len(deck["missing"]) == 47
     stored = DeckStore(decks_dir(settings.data_dir)).get("home")
     assert stored.adapted and all(stored.crop_paths(c) for c in stored.cards)
+    # its own locator, as `shanghai deck locator` leaves it (any valid locator file here)
+    shutil.copyfile(default_models_dir() / DETECTOR_FILE, stored.locator_path)
+    assert client.get("/api/decks/home").json()["locator"] is True
 
     # A game picks the deck (of its variant's family); its scans read with it.
     rook = client.post(
