@@ -486,7 +486,8 @@ def test_a_whole_table_photo_gives_each_hand_to_its_player(
     assert bob.locator(".cards-input").input_value() == "7h 8c"
     assert bob.locator(".chips .chip.unsure").count() == 1
     assert bob.locator(".from-table").inner_text() == "From the table photo: seat 1 (bottom)."
-    assert bob.locator(".points").inner_text() == "10 pts"
+    # the points come from the server (POST .../points): wait for the answer
+    bob.locator(".points", has_text="10 pts").wait_for(timeout=TIMEOUT)
     assert whose[1].input_value() == ""  # Bob holds a hand now: seat 2's default is no one
     # the upper right hand is Cy's, as the default says
     rows.nth(2).get_by_role("button", name="Fill in").click()
