@@ -19,13 +19,14 @@ locator to the deck (`datasets.deck_locator`). `scan`, `score`,
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
+import signal
 import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from shanghai.datasets.training import LOCATOR_MINUTES, LOCATOR_MINUTES_RANGE
 from shanghai.engine.cards import DeckFamily
 from shanghai.vision.deck_head import DeckHead
 from shanghai.vision.deck_store import DeckError, DeckStore, StoredDeck
@@ -42,9 +43,9 @@ STAGES = {
     "crops": "reading crops",
     "fit": "fitting the head",
     "scenes": "rendering scenes of the deck",
-    "train": "adapting the locator",
+    "train": "adapting the locator (s)",
+    "export": "writing the locator",
 }
-LOCATOR_MINUTES = 10.0
 LOCATOR_DONE = "its own locator is adapted: scans with --deck locate with it"
 
 
@@ -103,10 +104,18 @@ def register(sub: Any) -> None:
     )
     p.add_argument("name")
     p.add_argument(
-        "--minutes", type=float, default=LOCATOR_MINUTES, help="training time (default 10)"
+        "--minutes",
+        type=float,
+        default=LOCATOR_MINUTES,
+        help=f"training time (default {LOCATOR_MINUTES:g})",
     )
     p.add_argument("--models", type=Path, help="folder of the ONNX models (default: shipped)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--json-progress",
+        action="store_true",
+        help='progress as JSON lines on stdout ({"stage", "done", "total"}), for the server',
+    )
     p.set_defaults(func=cmd_locator)
     p = deck_sub.add_parser("list", help="the decks taught here")
     p.add_argument("--json", action="store_true", help="one JSON array")
@@ -114,6 +123,16 @@ def register(sub: Any) -> None:
     p = deck_sub.add_parser("remove", help="forget a taught deck")
     p.add_argument("name")
     p.set_defaults(func=cmd_remove)
+
+
+class _JsonLines:
+    """Progress as one JSON object a line on stdout: the server's locator job reads it."""
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        print(json.dumps({"stage": stage, "done": done, "total": total}), flush=True)
+
+    def close(self) -> None:
+        """Nothing to close (the same shape as `_Bars`)."""
 
 
 class _Bars:
@@ -189,11 +208,19 @@ def cmd_locator(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if not deck.adapted:
         raise UsageError(f"deck {deck.name} is not adapted: enrol it again")
+    # Stopped with SIGTERM (the server's Stop): unwind, so the scenes and any half-written
+    # locator are removed and the deck stays as it was.
+    signal.signal(signal.SIGTERM, _exit_on_term)
     started = time.perf_counter()
-    _teach_locator(deck, _models(args.models), args.minutes, _Bars(args.quiet))
+    progress = _JsonLines() if args.json_progress else _Bars(args.quiet)
+    _teach_locator(deck, _models(args.models), args.minutes, progress)
     print(f"deck {deck.name}: locator adapted in {time.perf_counter() - started:.0f} s")
     print(LOCATOR_DONE)
     return 0
+
+
+def _exit_on_term(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def _models(folder: Path | None) -> CardModels:
@@ -205,7 +232,9 @@ def _models(folder: Path | None) -> CardModels:
         raise UsageError(str(exc)) from None
 
 
-def _teach_locator(deck: StoredDeck, models: CardModels, minutes: float, progress: _Bars) -> None:
+def _teach_locator(
+    deck: StoredDeck, models: CardModels, minutes: float, progress: _Bars | _JsonLines
+) -> None:
     from shanghai.datasets.deck_locator import LocatorPlan, teach_locator
 
     try:
@@ -218,13 +247,14 @@ def _teach_locator(deck: StoredDeck, models: CardModels, minutes: float, progres
 
 def _check_locator_training(minutes: float) -> None:
     """Refuse `--locator` before any work when it cannot run."""
-    if not 1 <= minutes <= 120:
-        raise UsageError("the locator's training MINUTES must be between 1 and 120")
-    if importlib.util.find_spec("ultralytics") is None:  # not imported: it patches PIL
-        raise UsageError(
-            "adapting the locator needs the train extra (PyTorch, about 5.5 GB): "
-            "pip install -e '.[train]'"
-        )
+    from shanghai.datasets.training import locator_training_missing
+
+    low, high = LOCATOR_MINUTES_RANGE
+    if not low <= minutes <= high:
+        raise UsageError(f"the locator's training MINUTES must be between {low:g} and {high:g}")
+    missing = locator_training_missing()
+    if missing is not None:
+        raise UsageError(missing)
 
 
 def cmd_list(args: argparse.Namespace) -> int:

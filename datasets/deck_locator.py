@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +25,6 @@ from pathlib import Path
 import numpy as np
 
 from shanghai.vision.deck_store import StoredDeck
-from shanghai.vision.model_files import default_models_dir
 from shanghai.vision.pipeline import CardModels
 
 from .decks import all_looks
@@ -34,11 +34,11 @@ from .hand_photos import photo_of_cards
 from .labels import yolo_lines
 from .sampling import sample_scene
 from .scene import Rendered
+from .training import LOCATOR_MINUTES, shipped_locator_weights
 from .writer import encode_jpeg, labels_json, write_data_yaml, write_detect_item
 
 __all__ = ["LocatorPlan", "deck_tiles", "teach_locator"]
 
-SHIPPED_WEIGHTS = "cards-detector.pt"
 Progress = Callable[[str, int, int], None]
 
 
@@ -55,7 +55,7 @@ class LocatorPlan:
     """Photos of the taught deck's cards (3 tiles each, a tenth kept to validate)."""
     other_scenes: int = 60
     """Scenes of the training looks, so the other decks are not forgotten."""
-    minutes: float = 10.0
+    minutes: float = LOCATOR_MINUTES
     """Training time budget; ultralytics fits the epochs and schedule to it."""
     tile: int = 416
     seed: int = 0
@@ -97,6 +97,27 @@ def deck_tiles(
     return write_data_yaml(root)
 
 
+class _TrainClock:
+    """Training progress as ("train", seconds so far, seconds budgeted), at most once a
+    second: ultralytics fits the epochs to the time budget, so time is the honest
+    measure of how far along it is."""
+
+    def __init__(self, progress: Progress, minutes: float) -> None:
+        self.progress = progress
+        self.budget = max(1, round(minutes * 60))
+        self.started = time.monotonic()
+        self.said = -1
+
+    def __call__(self) -> None:
+        elapsed = min(self.budget - 1, int(time.monotonic() - self.started))
+        if elapsed > self.said:
+            self.said = elapsed
+            self.progress("train", elapsed, self.budget)
+
+    def done(self) -> None:
+        self.progress("train", self.budget, self.budget)
+
+
 def teach_locator(
     deck: StoredDeck,
     models: CardModels,
@@ -107,18 +128,23 @@ def teach_locator(
 ) -> Path:
     """Adapt the shipped locator to `deck` and write it, int8 as the shipped one, to the
     deck's folder; returns its path. The scenes and the training run live in `work` (a
-    temporary folder by default) and are not kept. Needs the `train` extra."""
+    temporary folder by default) and are not kept; an interruption (an exception from
+    `progress`, a signal turned into `SystemExit`) leaves the deck as it was. Needs the
+    `train` extra."""
     from .quantize import calibration_images, quantize_detector
     from .training import DetectorConfig, export_onnx, train_detector
 
-    weights = default_models_dir() / SHIPPED_WEIGHTS
+    weights = shipped_locator_weights()
     if not weights.is_file():
         raise FileNotFoundError(f"{weights}: the shipped locator's weights are not installed")
     look = enrolled_look(deck, models)
+    target = deck.locator_path
+    partial = target.with_suffix(".partial")
     with tempfile.TemporaryDirectory(dir=work) as tmp:
         root = Path(tmp)
         data = deck_tiles(look, root / "tiles", plan, progress)
-        progress("train", 0, 1)
+        clock = _TrainClock(progress, plan.minutes)
+        clock()
         config = DetectorConfig(
             data=data,
             out=root / "runs",
@@ -130,12 +156,15 @@ def teach_locator(
             init_from=weights,
             extra={"warmup_epochs": 0.0, "optimizer": "AdamW", "lr0": 0.0005},
         )
-        best = train_detector(config)
-        progress("train", 1, 1)
+        best = train_detector(config, on_batch=clock)
+        clock.done()
+        progress("export", 0, 1)
         float_model = export_onnx(best, imgsz=plan.tile, dynamic=True, to=root / "float.onnx")
-        target = deck.locator_path
-        partial = target.with_suffix(".partial")
         images = calibration_images(root / "tiles" / "train" / "images")
-        quantize_detector(float_model, partial, images, imgsz=plan.tile)
-        shutil.move(partial, target)
+        try:
+            quantize_detector(float_model, partial, images, imgsz=plan.tile)
+            shutil.move(partial, target)
+        finally:
+            partial.unlink(missing_ok=True)
+        progress("export", 1, 1)
     return target

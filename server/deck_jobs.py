@@ -2,10 +2,14 @@
 a scanner per deck for the games that read with one.
 
 `DeckJobs` runs one adaptation at a time (the CPU is the table's; a second asks to
-wait, 409) in a daemon thread, so the page stays usable and polls `progress(name)`:
-stage, done, total as `vision.deck_enrol` reports them. Cancelling makes the next
-progress report raise, and `DeckStore.write` then removes what was half built: a deck
-is stored whole or not at all. The draft is removed only once its deck is stored.
+wait, 409), so the page stays usable and polls `progress(name)`: stage, done, total.
+Two kinds: the reading (`kind` "reading", in a daemon thread, stages as
+`vision.deck_enrol` reports them) and a stored deck's own locator (`kind` "locator", a
+child process: `server.locator_job`, stages as `datasets.deck_locator` reports them).
+Cancelling the reading makes its next progress report raise, and `DeckStore.write` then
+removes what was half built: a deck is stored whole or not at all. The draft is removed
+only once its deck is stored. Cancelling the locator stops the child, which leaves the
+deck as it was.
 
 `DeckScanners.for_deck` gives the app's scanner reading with a stored deck's head: the
 same loaded models (a shallow copy of `CardModels` sharing the ONNX sessions, which are
@@ -20,20 +24,23 @@ import copy
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Annotated, Literal
 
 from fastapi import Depends
 from fastapi.requests import HTTPConnection
 
+from shanghai.datasets.training import locator_training_missing
 from shanghai.engine.cards import DeckFamily
 from shanghai.vision.deck_enrol import store_enrolled
-from shanghai.vision.deck_store import DeckError, DeckStore, decks_dir
+from shanghai.vision.deck_store import DeckError, DeckNotFoundError, DeckStore, decks_dir
 from shanghai.vision.pipeline import CardModels
 from shanghai.vision.scan import PhotoScanner
 
 from .deck_drafts import DraftStore
 from .deps import GameDep, ScannerDep
 from .errors import ApiError
+from .locator_job import LocatorCommand, LocatorRun, cli_command, failure_message
 from .scanning import CardScanner
 from .settings import Settings
 from .variant_snapshots import variant_from_toml
@@ -50,6 +57,7 @@ __all__ = [
 ]
 
 JobState = Literal["running", "done", "failed", "cancelled"]
+JobKind = Literal["reading", "locator"]
 
 
 class AdaptCancelled(Exception):
@@ -64,16 +72,26 @@ class AdaptState:
     done: int = 0
     total: int = 0
     message: str = ""
+    kind: JobKind = "reading"
 
 
 class DeckJobs:
     """Adaptations: at most one running; the last state of each deck kept (small)."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        locator_command: LocatorCommand = cli_command,
+        locator_missing: Callable[[], str | None] = locator_training_missing,
+    ) -> None:
+        """`locator_command` and `locator_missing` say how a locator is adapted and why
+        it cannot be here (tests give a stand-in child process)."""
         self._lock = threading.Lock()
         self._states: dict[str, AdaptState] = {}
         self._cancel: dict[str, threading.Event] = {}
         self._threads: dict[str, threading.Thread] = {}
+        self._runs: dict[str, LocatorRun] = {}
+        self._locator_command = locator_command
+        self.locator_missing = locator_missing
 
     def progress(self, name: str) -> AdaptState | None:
         with self._lock:
@@ -98,9 +116,7 @@ class DeckJobs:
             raise ApiError(422, f"deck {name}: no cards yet; add a photo of some cards")
         models = load()
         with self._lock:
-            busy = next((n for n, s in self._states.items() if s.state == "running"), None)
-            if busy is not None:
-                raise ApiError(409, f"deck {busy} is being adapted; wait until it is done")
+            self._refuse_if_busy()
             state = AdaptState(name, "running", total=len(cards))
             self._states[name] = state
             cancel = self._cancel[name] = threading.Event()
@@ -133,19 +149,79 @@ class DeckJobs:
         thread.start()
         return state
 
+    def start_locator(
+        self, name: str, work: TeachDecks, minutes: float, data_dir: Path
+    ) -> AdaptState:
+        """Adapt stored deck `name`'s own locator for `minutes` in a child process (404
+        no such deck, 422 not adapted, 503 the train extra is missing here, 409 one is
+        running). When it is done, scans with the deck locate with it (`DeckScanners`
+        keys on the file)."""
+        try:
+            deck = work.store.get(name)
+        except DeckNotFoundError:
+            raise ApiError(404, f"no deck named {name!r} is stored") from None
+        except DeckError as exc:
+            raise ApiError(409, str(exc)) from None
+        if not deck.adapted:
+            raise ApiError(422, f"deck {name} is not adapted: teach it again first")
+        missing = self.locator_missing()
+        if missing is not None:
+            raise ApiError(503, f"this server cannot adapt a locator: {missing}")
+        with self._lock:
+            self._refuse_if_busy()
+            state = AdaptState(name, "running", total=1, kind="locator")
+            self._states[name] = state
+            cancel = self._cancel[name] = threading.Event()
+
+            def report(stage: str, done: int, total: int) -> None:
+                with self._lock:
+                    self._states[name] = AdaptState(
+                        name, "running", stage, done, total, kind="locator"
+                    )
+
+            def finish(code: int, last: str) -> None:
+                if cancel.is_set():
+                    self._finish(name, "cancelled", "stopped: the deck keeps the locator it had")
+                elif code != 0:
+                    self._finish(name, "failed", failure_message(code, last))
+                else:
+                    work.scanners.forget(name)
+                    self._finish(name, "done", f"deck {name} has its own locator now")
+
+            try:
+                self._runs[name] = LocatorRun(
+                    self._locator_command(name, minutes), data_dir, report, finish
+                )
+            except OSError as exc:
+                del self._states[name]
+                raise ApiError(503, f"the locator's training could not start: {exc}") from None
+        return state
+
+    def _refuse_if_busy(self) -> None:
+        """409 while any adaptation runs (called holding the lock)."""
+        busy = next((n for n, s in self._states.items() if s.state == "running"), None)
+        if busy is not None:
+            raise ApiError(409, f"deck {busy} is being adapted; wait until it is done")
+
     def cancel(self, name: str) -> bool:
         with self._lock:
             state = self._states.get(name)
             if state is None or state.state != "running":
                 return False
             self._cancel[name].set()
-            return True
+            run = self._runs.get(name) if state.kind == "locator" else None
+        if run is not None:
+            run.stop()
+        return True
 
     def wait(self, name: str, timeout: float | None = None) -> None:
         """Until the deck's adaptation ends (for shutting down, and tests)."""
         thread = self._threads.get(name)
         if thread is not None:
             thread.join(timeout)
+        run = self._runs.get(name)
+        if run is not None:
+            run.wait(timeout)
 
     def stop_all(self, timeout: float = 10.0) -> None:
         """Cancel every adaptation and wait for its thread (the app shutting down)."""
@@ -153,8 +229,13 @@ class DeckJobs:
             for event in self._cancel.values():
                 event.set()
             threads = list(self._threads.values())
+            runs = list(self._runs.values())
+        for run in runs:
+            run.stop()
         for thread in threads:
             thread.join(timeout)
+        for run in runs:
+            run.wait(timeout)
 
     def forget(self, name: str) -> None:
         with self._lock:

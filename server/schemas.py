@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, Field, field_validator, model_validator
 
+from shanghai.datasets.training import LOCATOR_MINUTES, LOCATOR_MINUTES_RANGE
 from shanghai.vision.deck_store import NAME_PATTERN as DECK_NAME_PATTERN
 
 from .models import GAME_NAME_LENGTH, PLAYER_NAME_LENGTH, SQL_INT_MAX
@@ -695,11 +696,28 @@ class DeckAdaptPublic(BaseModel):
     """An adaptation: `running` with its stage and count, or how it ended."""
 
     name: str
+    kind: Literal["reading", "locator"] = Field(
+        default="reading", description="the reading (from a draft) or the deck's own locator"
+    )
     state: Literal["running", "done", "failed", "cancelled"]
-    stage: str = Field(description="photos, crops (reading the enrolled crops) or fit")
+    stage: str = Field(
+        description="reading: photos, crops (reading the enrolled crops) or fit; locator: "
+        "scenes (rendering photos of the deck), train (done and total in seconds) or export"
+    )
     done: int
     total: int
     message: str
+
+
+class LocatorStart(BaseModel):
+    """How long to train a deck's own locator."""
+
+    minutes: float = Field(
+        default=LOCATOR_MINUTES,
+        ge=LOCATOR_MINUTES_RANGE[0],
+        le=LOCATOR_MINUTES_RANGE[1],
+        description="training time; the scenes and the export add about 3 minutes",
+    )
 
 
 class DeckPublic(BaseModel):
@@ -713,6 +731,11 @@ class DeckPublic(BaseModel):
     locator: bool = Field(
         default=False,
         description="the stored deck has its own adapted locator (`shanghai deck locator`)",
+    )
+    locator_teachable: bool = Field(
+        default=False,
+        description="this server can adapt the deck's own locator now (stored, adapted, "
+        "and the train extra installed): `POST .../locator`",
     )
     cards: list[str] = Field(description="the cards of the stored deck")
     missing: list[str] = Field(

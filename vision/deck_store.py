@@ -68,7 +68,11 @@ class DeckNotFoundError(DeckError):
 
 
 def default_data_dir() -> Path:
-    """`$XDG_DATA_HOME/shanghai`, else `~/.local/share/shanghai` (the user's data folder)."""
+    """`$SHANGHAI_DATA_DIR` (the server's setting, so the CLI and a server it starts
+    agree), else `$XDG_DATA_HOME/shanghai`, else `~/.local/share/shanghai`."""
+    chosen = os.environ.get("SHANGHAI_DATA_DIR")
+    if chosen:
+        return Path(chosen)
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "shanghai"
 

@@ -8,6 +8,11 @@ comes back cut out and straightened with the name the reader proposes; confirm, 
 stored deck can be taught again (`POST .../reenrol`: a draft holding its cards) or
 removed. The finding, storing and adapting are `vision.deck_enrol`'s, as for `shanghai
 deck enroll`; the drafts and jobs are `server.deck_drafts` and `server.deck_jobs`.
+
+A stored deck can also get its own locator (`POST .../locator`: `shanghai deck locator`
+in a child process, `server.locator_job`), when the train extra is installed here
+(`locator_teachable`); its progress and Stop are the same `.../adapt` routes, with
+`kind` "locator".
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from ..schemas import (
     DeckCreate,
     DeckPhotoPublic,
     DeckPublic,
+    LocatorStart,
     error_responses,
 )
 
@@ -60,10 +66,13 @@ def _card(name: str, card: DraftCard) -> DeckCardPublic:
 
 
 def _adapting(state: AdaptState | None) -> DeckAdaptPublic | None:
-    if state is None:
-        return None
+    return None if state is None else _job(state)
+
+
+def _job(state: AdaptState) -> DeckAdaptPublic:
     return DeckAdaptPublic(
         name=state.name,
+        kind=state.kind,
         state=state.state,
         stage=state.stage,
         done=state.done,
@@ -95,6 +104,10 @@ def deck_public(decks: TeachDecks, name: str) -> DeckPublic:
         stored=stored is not None,
         adapted=stored is not None and stored.adapted,
         locator=stored is not None and stored.has_locator,
+        locator_teachable=stored is not None
+        and stored.adapted
+        and draft is None
+        and decks.jobs.locator_missing() is None,
         cards=[str(c) for c in stored.cards] if stored is not None else [],
         missing=[str(c) for c in missing],
         draft=[_card(name, c) for c in draft.cards] if draft is not None else None,
@@ -249,10 +262,26 @@ def adapt_deck(
     """Store the named cards and adapt the reading to them, in the background (422 a
     card not named yet or no card; 409 an adaptation is running). Poll `GET` for the
     progress; when it is done the deck is stored and the draft gone."""
-    state = decks.jobs.start(name, decks, lambda: base_models(scanner), settings.deck_views)
-    adapting = _adapting(state)
-    assert adapting is not None
-    return adapting
+    return _job(decks.jobs.start(name, decks, lambda: base_models(scanner), settings.deck_views))
+
+
+@router.post(
+    "/{name}/locator",
+    response_model=DeckAdaptPublic,
+    status_code=status.HTTP_202_ACCEPTED,
+    responses=error_responses(404, 409, 422, 503),
+)
+def adapt_locator(
+    name: NamePath, decks: DecksDep, settings: SettingsDep, body: LocatorStart | None = None
+) -> DeckAdaptPublic:
+    """Adapt a stored deck's own locator in the background: it finds more of the deck's
+    cards (docs/decks.md). Minutes of both cores: 503 when the train extra is not
+    installed here, 409 while an adaptation runs or the deck is being taught again.
+    Poll and stop it with `.../adapt`."""
+    if decks.drafts.exists(name):
+        raise ApiError(409, f"deck {name} is being taught again: adapt its reading first")
+    minutes = (body or LocatorStart()).minutes
+    return _job(decks.jobs.start_locator(name, decks, minutes, settings.data_dir))
 
 
 @router.get("/{name}/adapt", response_model=DeckAdaptPublic, responses=error_responses(404, 422))
@@ -266,7 +295,8 @@ def adapt_progress(name: NamePath, decks: DecksDep) -> DeckAdaptPublic:
 
 @router.delete("/{name}/adapt", response_model=DeckAdaptPublic, responses=DECK_ERRORS)
 def cancel_adapt(name: NamePath, decks: DecksDep) -> DeckAdaptPublic:
-    """Stop the deck's adaptation: nothing is stored, the draft stays."""
+    """Stop the deck's adaptation: of the reading, nothing is stored and the draft stays;
+    of the locator, the deck keeps the locator it had."""
     if not decks.jobs.cancel(name):
         raise ApiError(409, f"deck {name} is not being adapted")
     adapting = _adapting(decks.jobs.progress(name))

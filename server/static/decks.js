@@ -1,7 +1,9 @@
 // Teach a deck (#/decks, #/decks/NAME): photograph your own cards lying apart; every card
 // found comes back cut out and straightened with the name the reader proposes, to confirm,
 // correct or drop; the cards still missing are listed; "Adapt" teaches the reader in the
-// background with a progress bar. Also the new-game form's deck picker (`deckPicker`).
+// background with a progress bar. A taught deck can also get its own locator ("Teach its
+// locator", when the server has the train extra): minutes of training in the background,
+// its progress and Stop in the deck list. Also the new-game form's deck picker (`deckPicker`).
 // The API is /api/decks (docs/server.md); helpers (el, api, toast, …) are app.js's.
 "use strict";
 
@@ -46,18 +48,62 @@ async function showDecks(name) {
   const list = decks.length
     ? el("ul", { id: "deck-list", class: "deck-list" }, decks.map(deckItem))
     : el("p", { class: "muted", id: "no-decks", text: "No deck taught yet." });
+  const locatorHint = decks.some((d) => d.locator_teachable || d.locator)
+    ? el("p", { class: "muted", id: "locator-hint", text: "Its own locator finds more of a deck's cards "
+      + "(a Rook deck, an odd edition): about 13 minutes of this computer's time, in the background." })
+    : null;
   app.replaceChildren(
     el("section", { class: "panel" }, el("h1", { text: "Teach a deck" }),
       el("p", { text: "Teach the scanner your own cards: lay some apart, face up, and photograph them. "
         + "Teach only the cards it misreads (jokers, an odd edition) or the whole deck." }),
       form),
-    el("section", { class: "panel" }, el("h2", { text: "Your decks" }), list),
+    el("section", { class: "panel" }, el("h2", { text: "Your decks" }), list, locatorHint),
     el("p", {}, el("a", { href: "#/", text: "Back to the games" })));
+  const running = decks.find((d) => d.adapting && d.adapting.kind === "locator" && d.adapting.state === "running");
+  if (running) watchLocator(running.name, running.adapting);
+}
+
+const LOCATOR_STAGES = { starting: "Starting", scenes: "Drawing photos of the deck", train: "Training its locator",
+  export: "Writing its locator" };
+
+// The locator being taught, in its deck's list item: a bar, what it is doing, Stop; polled
+// until it ends, then the list is drawn again (with a toast, or the reason it stopped).
+function watchLocator(name, state) {
+  const item = document.getElementById(`deck-item-${name}`);
+  if (!item) return;
+  const view = location.hash;
+  const box = item.querySelector(".locator-job");
+  const bar = box.querySelector("progress");
+  const status = box.querySelector(".locator-status");
+  box.hidden = false;
+  for (const button of document.querySelectorAll(".teach-locator, .teach-again, .remove-deck")) button.disabled = true;
+  if (state.state !== "running") {
+    stopDeckPoll();
+    if (state.state === "done") toast(sentence(state.message));
+    return route().then(() => {
+      const again = document.querySelector(`#deck-item-${CSS.escape(name)} .deck-message`);
+      if (again && state.state !== "done") again.textContent = sentence(state.message);
+    });
+  }
+  bar.max = Math.max(state.total, 1);
+  bar.value = state.done;
+  const stage = LOCATOR_STAGES[state.stage] || state.stage;
+  status.textContent = state.stage === "train"
+    ? `${stage}… ${Math.floor(state.done / 60)} of ${Math.round(state.total / 60)} min`
+    : state.stage === "scenes" ? `${stage}… ${state.done} of ${state.total}` : `${stage}…`;
+  deckPoll = setTimeout(async () => {
+    if (location.hash !== view) return stopDeckPoll();
+    try {
+      watchLocator(name, await api("GET", `/api/decks/${encodeURIComponent(name)}/adapt`));
+    } catch (error) {
+      status.textContent = error.message;
+    }
+  }, 1500);
 }
 
 // A deck in the list: what it holds, and continue / teach again / remove (asked first).
 function deckItem(d) {
-  const message = el("span", { class: "error", role: "alert" });
+  const message = el("span", { class: "error deck-message", role: "alert" });
   const item = el("li", { id: `deck-item-${d.name}` });
   const taught = d.stored ? `${plural(d.cards.length, "card")} taught` : "not adapted yet";
   const state = d.draft ? ` · being taught (${plural(d.draft.length, "card")} found)`
@@ -96,12 +142,35 @@ function deckItem(d) {
           message.textContent = error.message;
         }
       } });
+  const teachLocator = d.locator_teachable
+    ? el("button", { type: "button", class: "secondary small teach-locator",
+      text: d.locator ? "Teach its locator again" : "Teach its locator",
+      "aria-label": `Teach ${d.name} its own locator`, onclick: async () => {
+        message.textContent = "";
+        try {
+          watchLocator(d.name, await api("POST", `/api/decks/${encodeURIComponent(d.name)}/locator`));
+        } catch (error) {
+          message.textContent = error.message;
+        }
+      } })
+    : null;
+  const stop = el("button", { type: "button", class: "secondary small stop-locator", text: "Stop",
+    "aria-label": `Stop teaching ${d.name} its locator`, onclick: async () => {
+      try {
+        await api("DELETE", `/api/decks/${encodeURIComponent(d.name)}/adapt`);
+      } catch (error) {
+        message.textContent = error.message;
+      }
+    } });
+  const job = el("div", { class: "locator-job", hidden: true },
+    el("progress", { max: "1", value: "0", "aria-label": `Teaching ${d.name} its locator` }),
+    el("div", { class: "row" }, el("span", { class: "locator-status", role: "status" }), stop));
   item.append(
     el("div", { class: "game-line" },
       el("span", {}, el("strong", { text: d.name }), ` — ${d.family}, ${taught}`,
         el("span", { class: "muted", text: `, ${plural(d.missing.length, "card")} missing${state}` })),
-      el("span", { class: "row deck-actions" }, open, remove)),
-    ask, message);
+      el("span", { class: "row deck-actions" }, teachLocator, open, remove)),
+    job, ask, message);
   return item;
 }
 

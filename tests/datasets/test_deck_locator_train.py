@@ -5,6 +5,7 @@ folder, and scans with the deck locating with it."""
 from __future__ import annotations
 
 import importlib.util
+import itertools
 from pathlib import Path
 
 import pytest
@@ -46,7 +47,7 @@ def test_a_deck_gets_its_own_locator_and_scans_with_it(tmp_path: Path) -> None:
         work=tmp_path,
     )
     assert path == deck.locator_path and deck.has_locator
-    assert stages == {"scenes", "train"}
+    assert stages == {"scenes", "train", "export"}
     assert not list(deck.folder.glob("*.partial"))
     assert deck.to_json()["locator"] is True
 
@@ -101,3 +102,28 @@ def test_the_cli_teaches_the_locator_with_the_deck(
     assert "deck home: locator adapted in" in capsys.readouterr().out
     assert main(["deck", "locator", "nothere", "--minutes", "1"]) == 2
     assert "no deck named 'nothere'" in capsys.readouterr().err
+
+
+def test_the_cli_reports_json_lines_the_server_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`deck locator --json-progress` (what the page's locator job runs), at toy size."""
+    import functools
+
+    from shanghai.datasets import deck_locator
+    from shanghai.server.locator_job import parse_progress
+
+    monkeypatch.setenv("SHANGHAI_DATA_DIR", str(tmp_path / "data"))
+    toy = functools.partial(deck_locator.LocatorPlan, scenes=6, other_scenes=2)
+    monkeypatch.setattr(deck_locator, "LocatorPlan", toy)
+    taught_deck(tmp_path / "data", CardModels())
+    assert main(["deck", "locator", "home", "--minutes", "1", "--json-progress"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    steps = [step for step in map(parse_progress, lines) if step is not None]
+    assert [s for s in steps if s[0] == "scenes"][-1] == ("scenes", 8, 8)
+    train = [s for s in steps if s[0] == "train"]
+    assert train[0] == ("train", 0, 60) and train[-1] == ("train", 60, 60)
+    assert all(a[1] <= b[1] for a, b in itertools.pairwise(train))
+    assert steps[-1] == ("export", 1, 1)
+    assert "its own locator is adapted" in lines[-1]
+    assert DeckStore(tmp_path / "data" / "decks").get("home").has_locator

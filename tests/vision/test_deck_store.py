@@ -37,6 +37,7 @@ def _builder(cards: list[str], *, fail: bool = False) -> Callable[[Path], None]:
 
 def test_decks_live_in_the_data_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.delenv("SHANGHAI_DATA_DIR", raising=False)
     assert default_data_dir() == tmp_path / "shanghai"
     assert decks_dir() == tmp_path / "shanghai" / "decks"
     assert DeckStore().root == tmp_path / "shanghai" / "decks"
