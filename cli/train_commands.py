@@ -8,6 +8,8 @@
 `<data>/crops/`, exports both to ONNX and copies the `.pt` and `.onnx` files into
 `--to`. Runs live under `--runs` and resume from their last epoch with `--resume`; `--hours`
 fits the epochs (and the learning-rate schedule) into a wall-clock budget.
+`train widen --detector X.pt --width W --to Y.pt` makes a wider locator that computes
+what X computes (`datasets.widen`), to go on training with `--det-init Y.pt`.
 Needs the `train` extra (ultralytics, PyTorch).
 """
 
@@ -108,6 +110,28 @@ def register(sub: Any) -> None:
         help="folder of generated index crops (.png) to calibrate the int8 reader on",
     )
     p.set_defaults(func=cmd_export)
+
+    p = group.add_parser(
+        "widen", help="a wider locator computing what the given one does (to train on)"
+    )
+    p.add_argument("--detector", type=Path, required=True, help="locator weights (.pt)")
+    p.add_argument("--width", type=float, required=True, help="the new width, e.g. 0.25")
+    p.add_argument("--to", type=Path, required=True, help="the wider weights to write (.pt)")
+    p.set_defaults(func=cmd_widen)
+
+
+def cmd_widen(args: argparse.Namespace) -> int:
+    _ultralytics_or_fail()
+    from shanghai.datasets.widen import widen_detector
+
+    if not args.detector.is_file():
+        raise UsageError(f"{args.detector}: no such weights file")
+    try:
+        out = widen_detector(args.detector, args.to, width=args.width)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"wrote {out}: width {args.width:g}, the same outputs as {args.detector}")
+    return 0
 
 
 def _ultralytics_or_fail() -> None:
