@@ -38,11 +38,12 @@ def widen_detector(weights: Path, out: Path, *, width: float, depth: float = 0.3
 
     from .training import model_yaml
 
-    narrow, _ = load_checkpoint(str(weights))
-    narrow = narrow.float().eval()
+    loaded, _ = load_checkpoint(str(weights))  # type: ignore[no-untyped-call]
+    narrow: Any = loaded.float().eval()
     with tempfile.TemporaryDirectory() as tmp:
         cfg = model_yaml("detect", nc=int(narrow.nc), width=width, depth=depth, folder=Path(tmp))
-        wide = DetectionModel(str(cfg), nc=int(narrow.nc), verbose=False).float().eval()
+        built = DetectionModel(str(cfg), nc=int(narrow.nc), verbose=False)  # type: ignore[no-untyped-call]
+        wide: Any = built.float().eval()
     if len(wide.model) != len(narrow.model):
         raise ValueError(f"{weights}: another depth or layer list than width {width} has")
     narrow_ch, wide_ch = _layer_channels(narrow), _layer_channels(wide)
