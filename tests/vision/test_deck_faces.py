@@ -1,5 +1,6 @@
 """A found card cut out and straightened for the page: a turned card comes out upright
-and in portrait, filling the picture; where no card stands out, the box is kept."""
+and in portrait, filling the picture, also on a speckled table and for a court card
+whose print breaks its white; where no card stands out, the box is kept."""
 
 from __future__ import annotations
 
@@ -36,3 +37,23 @@ def test_no_card_standing_out_keeps_the_box() -> None:
     assert face.shape[0] == FACE_HEIGHT and abs(face.shape[1] - 60 * FACE_HEIGHT / 90) <= 1.5
     assert np.all(face == 120)
     assert upright_card(np.zeros((4, 4, 3), np.uint8)).shape == (4, 4, 3)
+
+
+def test_a_speckled_table_leaves_no_strip_beside_the_card() -> None:
+    """Carpet: bright specks touching the card used to stretch its rectangle."""
+    rng = np.random.default_rng(2)
+    grain = rng.integers(90, 150, (400, 400, 1), dtype=np.uint8)
+    table = np.repeat(grain, 3, axis=2)
+    for x, y in rng.integers(0, 400, (900, 2)):
+        cv2.circle(table, (int(x), int(y)), 3, (235, 235, 235), -1)
+    corners = cv2.boxPoints(((200, 200), (120, 170), 6.0)).astype(np.int32)
+    cv2.fillConvexPoly(table, corners, (245, 245, 245))
+    # a court card's print: a dark frame with colour inside, breaking the white
+    cv2.rectangle(table, (165, 145), (235, 255), (30, 60, 160), -1)
+    box = (125.0, 107.0, 275.0, 293.0)
+    face = card_cutout(table, box)
+    height, width = face.shape[:2]
+    assert height == FACE_HEIGHT and abs(width / height - 120 / 170) < 0.06
+    card = face[:, :, 1] > 200
+    edges = [card[:, :4], card[:, -4:], card[:4, :], card[-4:, :]]
+    assert all(np.mean(edge) > 0.6 for edge in edges), [np.mean(e) for e in edges]
