@@ -74,17 +74,24 @@ def test_a_broken_deck_locator_is_refused_with_a_message(tmp_path: Path) -> None
         CardModels(deck=deck.head())
 
 
-def test_the_cli_teaches_the_locator_with_the_deck(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """`deck enroll --locator 1` (at toy size: 8 scenes instead of 300)."""
+@pytest.fixture
+def toy_plan(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI's locator step at toy size: 8 scenes instead of 300."""
     import functools
 
     from shanghai.datasets import deck_locator
 
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     toy = functools.partial(deck_locator.LocatorPlan, scenes=6, other_scenes=2)
     monkeypatch.setattr(deck_locator, "LocatorPlan", toy)
+
+
+@pytest.mark.usefixtures("toy_plan")
+def test_the_cli_teaches_the_locator_with_the_deck(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`deck enroll --locator 1`, then `deck locator` for a deck taught already."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("SHANGHAI_DATA_DIR", raising=False)
     labels = teaching_photos(tmp_path)
     assert main(["deck", "enroll", "home", "--labels", str(labels), "--locator", "1"]) == 0
     captured = capsys.readouterr()
@@ -104,18 +111,14 @@ def test_the_cli_teaches_the_locator_with_the_deck(
     assert "no deck named 'nothere'" in capsys.readouterr().err
 
 
+@pytest.mark.usefixtures("toy_plan")
 def test_the_cli_reports_json_lines_the_server_reads(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """`deck locator --json-progress` (what the page's locator job runs), at toy size."""
-    import functools
-
-    from shanghai.datasets import deck_locator
     from shanghai.server.locator_job import parse_progress
 
     monkeypatch.setenv("SHANGHAI_DATA_DIR", str(tmp_path / "data"))
-    toy = functools.partial(deck_locator.LocatorPlan, scenes=6, other_scenes=2)
-    monkeypatch.setattr(deck_locator, "LocatorPlan", toy)
     taught_deck(tmp_path / "data", CardModels())
     assert main(["deck", "locator", "home", "--minutes", "1", "--json-progress"]) == 0
     lines = capsys.readouterr().out.splitlines()
