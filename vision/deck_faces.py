@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from .arrays import Box, Float32Array, Frame
 
@@ -110,12 +111,12 @@ def upright_card(cut: Frame, *, height: int = FACE_HEIGHT) -> Frame:
     return _trimmed(np.asarray(out, np.uint8), covered, height)
 
 
-def _trimmed(face: Frame, covered: np.ndarray, height: int) -> Frame:  # type: ignore[type-arg]
+def _trimmed(face: Frame, covered: npt.NDArray[np.bool_], height: int) -> Frame:
     """`face` without the edge rows and columns the card covers less than half of (at
     most `MAX_TRIM` of a side each), scaled back to `height`."""
     h, w = covered.shape
 
-    def span(share: np.ndarray, n: int) -> tuple[int, int]:  # type: ignore[type-arg]
+    def span(share: npt.NDArray[np.float64], n: int) -> tuple[int, int]:
         most = int(MAX_TRIM * n)
         start = 0
         while start < most and share[start] < 0.5:

@@ -30,7 +30,7 @@ from .readings import IndexReadings, restrict_probabilities
 from .reconstruct import Reconstructor
 from .snapshot import TableSnapshot
 from .zones import ZoneConfig
-from .zoom import ZoomPass
+from .zoom import ZoomPass, turned_boxes
 
 __all__ = [
     "CardModels",
@@ -231,6 +231,12 @@ class CardModels:
             size = int(first * self.zoom.shrink)
             shrunk = self.detector(frame, conf=self.conf, iou=self.iou, imgsz=size)
             found = self.zoom.merge_large(found, shrunk, scale)
+        if self.zoom.half_turn:
+            turned = self.detector(
+                np.ascontiguousarray(frame[::-1, ::-1]), conf=self.conf, iou=self.iou, imgsz=first
+            )
+            height, width = frame.shape[:2]
+            found = self.zoom.merge_turned(found, turned_boxes(turned, width, height))
         indices = found.of_class("index")
         cards = found.of_class("card")
         return indices.xyxy, indices.confidence, cards.xyxy, Passes(scale, second)

@@ -35,7 +35,7 @@ import numpy.typing as npt
 from .arrays import Float32Array
 from .detections import Detections
 
-__all__ = ["ZoomPass"]
+__all__ = ["ZoomPass", "turned_boxes"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +60,9 @@ class ZoomPass:
     `large_index_px`."""
     large_card_px: float = 220.0
     large_index_px: float = 50.0
+    half_turn: bool = False
+    """Locate the frame a second time turned half a turn and keep the boxes of both
+    (`merge_turned`): see `turned_boxes`."""
 
     @property
     def enabled(self) -> bool:
@@ -96,6 +99,11 @@ class ZoomPass:
         limit = _per_class(shrunk, self.large_card_px, self.large_index_px)
         return self._joined(first, shrunk, _long_side(shrunk.xyxy) * scale > limit)
 
+    def merge_turned(self, found: Detections, turned: Detections) -> Detections:
+        """Both looks' boxes (`turned` already mapped back to frame pixels), duplicates
+        resolved by confidence as between the zoom passes."""
+        return self._joined(found, turned, np.ones(len(turned), dtype=bool))
+
     def _joined(
         self, first: Detections, other: Detections, take: npt.NDArray[np.bool_]
     ) -> Detections:
@@ -104,6 +112,17 @@ class ZoomPass:
         class_id = np.concatenate([first.class_id, other.class_id[take]])
         keep = _suppress(xyxy, confidence, class_id, self.overlap)
         return Detections(xyxy[keep], confidence[keep], class_id[keep], first.names)
+
+
+def turned_boxes(found: Detections, width: int, height: int) -> Detections:
+    """Boxes found on a frame turned half a turn, in the unturned frame's pixels.
+
+    Why a half-turned look at all: a card is printed the same both ways up, so a
+    half-turned photo is as real a photo of the table as the photo itself, yet the
+    locator, a small network, finds some indices in one and not in the other."""
+    x1, y1, x2, y2 = (found.xyxy[:, k] for k in range(4))
+    xyxy = np.stack([width - x2, height - y2, width - x1, height - y1], axis=1)
+    return Detections(xyxy, found.confidence, found.class_id, found.names)
 
 
 def _per_class(found: Detections, card_px: float, index_px: float) -> Float32Array:
