@@ -220,6 +220,16 @@ function stopLive() {
   live = null;
 }
 
+// Draws a view, unless the person has gone to another view while its data was on the
+// way: two quick hash changes (#/ then #/decks) ran two routes at once, and the first,
+// finishing last, drew the home page under the address of the decks. Returns whether
+// it drew, so a view starts its polling only when it is the one shown.
+function drawView(hash, ...nodes) {
+  if ((location.hash || "#/") !== hash) return false;
+  app.replaceChildren(...nodes);
+  return true;
+}
+
 async function route() {
   stopLive();
   stopSync();
@@ -245,7 +255,7 @@ async function route() {
       await showTable(Number(game[1]));
     } else await showHome();
   } catch (error) {
-    app.replaceChildren(el("section", { class: "panel" }, el("p", { class: "error", role: "alert", text: error.message }),
+    drawView(hash, el("section", { class: "panel" }, el("p", { class: "error", role: "alert", text: error.message }),
       el("div", { class: "row" },
         el("button", { type: "button", id: "retry", text: "Try again", onclick: () => route() }),
         el("a", { class: "button secondary", href: "#/", text: "Back to the games" }))));
@@ -263,6 +273,7 @@ window.addEventListener("DOMContentLoaded", route);
 // ---- home: new game, games -------------------------------------------------------------
 
 async function showHome() {
+  const hash = location.hash || "#/";
   const [variants, games, table] = await Promise.all(
     [api("GET", "/api/variants"), api("GET", "/api/games"), api("GET", "/api/table")]);
   const select = el("select", { id: "variant" },
@@ -319,13 +330,13 @@ async function showHome() {
   const list = games.length
     ? el("ul", { id: "games" }, games.map((g) => gameItem(g)))
     : el("p", { class: "muted", text: "No games yet." });
-  app.replaceChildren(...[ // the join panel is null beyond the host's own screen
+  if (!drawView(hash, ...[ // the join panel is null beyond the host's own screen
     el("section", { class: "panel" }, el("h1", { text: "New game" }), form),
     el("section", { class: "panel" }, el("h2", { text: "Games" }), list,
       el("p", {}, el("a", { href: "#/history", id: "records-link", text: "Finished games, statistics, export and import" })),
       el("p", {}, el("a", { href: "#/decks", id: "decks-link", text: "Teach a deck: your own cards, read better" }))),
     joinPanel(table),
-  ].filter(Boolean));
+  ].filter(Boolean))) return;
 }
 
 // A game in the home list: its link, and "Delete…", asked first in the list itself.
@@ -380,6 +391,7 @@ function joinPanel(table) {
 // ---- the table: live view, round end, buys, dispute check ---------------------------------
 
 async function showTable(id) {
+  const hash = location.hash || "#/";
   const game = await api("GET", `/api/games/${id}`);
   const sections = [tableHeader(game)];
   let round = null;
@@ -388,7 +400,7 @@ async function showTable(id) {
     sections.push(livePanel(game), roundPanel(game, round), buysPanel(game, round), roundHistoryFold(game, round.number));
   }
   sections.push(disputePanel(game), gamePanel(game));
-  app.replaceChildren(...sections);
+  if (!drawView(hash, ...sections)) return;
   sync.seen = tableState(game, round);
   startSync(id);
 }
@@ -744,6 +756,7 @@ function disputePanel(game) {
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"];
 
 async function showSheet(id) {
+  const hash = location.hash || "#/";
   const sheet = await api("GET", `/api/games/${id}/sheet`);
   // The first column (round and contract) stays put while a narrow screen scrolls the
   // players' columns sideways.
@@ -759,7 +772,7 @@ async function showSheet(id) {
   const result = sheet.winners.length
     ? `Winner: ${sheet.winners.join(", ")}${sheet.loser ? ` · ${sheet.loser} reached ${sheet.target_score}` : ""}`
     : sheet.totals.some((t) => t !== 0) ? `Leading: ${sheet.leaders.join(", ")}` : "No rounds scored yet.";
-  app.replaceChildren(
+  if (!drawView(hash,
     el("section", { class: "panel", id: "sheet-panel" },
       el("h1", { text: `${sheet.name || "Game " + sheet.game_id} — score sheet` }),
       el("p", { id: "sheet-result", class: sheet.winners.length ? "ok" : "", text: result }),
@@ -769,7 +782,7 @@ async function showSheet(id) {
       el("div", { class: "row" },
         el("a", { class: "button secondary", href: `/api/games/${id}/sheet.csv`, id: "csv-link", text: "Download CSV" }),
         el("a", { class: "button secondary", href: `/games/${id}/print`, id: "print-link", target: "_blank", text: "Printable sheet" }))),
-    el("section", { class: "panel chart", id: "chart" }, el("h2", { text: "Running totals" }), chart(sheet)));
+    el("section", { class: "panel chart", id: "chart" }, el("h2", { text: "Running totals" }), chart(sheet)))) return;
 }
 
 function chart(sheet) {

@@ -16,6 +16,7 @@ function stopDeckPoll() {
 }
 
 async function showDecks(name) {
+  const hash = location.hash || "#/";
   stopDeckPoll();
   if (name) return showDeckDraft(name);
   const decks = await api("GET", "/api/decks");
@@ -52,13 +53,13 @@ async function showDecks(name) {
     ? el("p", { class: "muted", id: "locator-hint", text: "Its own locator finds more of a deck's cards "
       + "(a Rook deck, an odd edition): about 13 minutes of this computer's time, in the background." })
     : null;
-  app.replaceChildren(
+  if (!drawView(hash,
     el("section", { class: "panel" }, el("h1", { text: "Teach a deck" }),
       el("p", { text: "Teach the scanner your own cards: lay some apart, face up, and photograph them. "
         + "Teach only the cards it misreads (jokers, an odd edition) or the whole deck." }),
       form),
     el("section", { class: "panel" }, el("h2", { text: "Your decks" }), list, locatorHint),
-    el("p", {}, el("a", { href: "#/", text: "Back to the games" })));
+    el("p", {}, el("a", { href: "#/", text: "Back to the games" })))) return;
   const running = decks.find((d) => d.adapting && d.adapting.kind === "locator" && d.adapting.state === "running");
   if (running) watchLocator(running.name, running.adapting);
 }
@@ -176,6 +177,7 @@ function deckItem(d) {
 
 // One deck being taught: photos in, the cards found, the cards missing, "Adapt".
 async function showDeckDraft(name) {
+  const hash = location.hash || "#/";
   const path = `/api/decks/${encodeURIComponent(name)}`;
   let deck = await api("GET", path);
   if (!deck.draft && !(deck.adapting && deck.adapting.state === "running")) {
@@ -279,7 +281,7 @@ async function showDeckDraft(name) {
     }
   });
 
-  app.replaceChildren(
+  if (!drawView(hash,
     el("section", { class: "panel" },
       el("h1", { text: `Teaching ${deck.name}` }),
       el("p", { class: "muted", text: FAMILY_TITLE[deck.family] || deck.family }),
@@ -294,7 +296,7 @@ async function showDeckDraft(name) {
       el("h2", { text: "Adapt the reader" }),
       el("p", { class: "muted", text: "Takes a few minutes for a whole deck; you can go on using the page." }),
       el("div", { class: "row" }, adaptButton, stopButton), bar, status, adaptError),
-    el("p", {}, el("a", { href: "#/decks", text: "Back to the decks" })));
+    el("p", {}, el("a", { href: "#/decks", text: "Back to the decks" })))) return;
   photo.setAttribute("aria-describedby", "deck-photo-hint");
   drawCards();
   watch(deck.adapting && deck.adapting.state === "running" ? deck.adapting : null);

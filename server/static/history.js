@@ -92,6 +92,7 @@ function changeControls(game) {
 // A round already played, to correct: its hands (each with "Correct"), its buys (+ and
 // undo), and its history.
 async function showPastRound(id, number) {
+  const hash = location.hash || "#/";
   const game = await api("GET", `/api/games/${id}`);
   if (game.current_round === number) {
     location.hash = `#/games/${id}`;
@@ -106,7 +107,7 @@ async function showPastRound(id, number) {
   hands.querySelector("h2").textContent = `Round ${number}: hands`;
   hands.querySelector("p.muted").textContent = "Correct any hand; the change is kept in the round's history, with who made it and when.";
   const info = game.rounds[number - 1];
-  app.replaceChildren(
+  if (!drawView(hash,
     el("section", { class: "panel", id: "table-header" },
       el("h1", { id: "game-title", text: `${game.name || "Game " + game.id} — round ${number}` }),
       el("p", { id: "round-info" }, el("strong", { text: `Round ${number}: ` }),
@@ -114,7 +115,7 @@ async function showPastRound(id, number) {
         game.finished ? " · the game is over" : ` · round ${game.current_round} is being played`),
       el("p", { class: "muted", id: "totals", text: `Totals: ${game.players.map((p, i) => `${p} ${game.totals[i]}`).join(" · ")}` }),
       changeControls(game)),
-    hands, buysPanel(game, round), historyPanel(number, changes));
+    hands, buysPanel(game, round), historyPanel(number, changes))) return;
 }
 
 // A round's history, oldest first: each change with who made it and when, and its undo.

@@ -3,6 +3,7 @@
 "use strict";
 
 async function showRecords() {
+  const hash = location.hash || "#/";
   const [games, players] = await Promise.all([api("GET", "/api/history/games"), api("GET", "/api/history/players")]);
   const day = (at) => new Date(at).toLocaleDateString([], { dateStyle: "medium" });
   const finished = games.length
@@ -29,11 +30,11 @@ async function showRecords() {
             el("td", { class: "num", text: p.average_round.toFixed(1) }),
             el("td", { class: "num", text: p.best_round }))))))
     : el("p", { class: "muted", text: "Statistics start with the first finished game." });
-  app.replaceChildren(
+  if (!drawView(hash,
     el("section", { class: "panel", id: "finished-panel" }, el("h1", { text: "Finished games" }), finished),
     el("section", { class: "panel", id: "stats-panel" }, el("h2", { text: "Players" }),
       el("p", { class: "muted", text: "Over the finished games. Avg. (average) and best: points in one round, the points left in hand (low is good)." }), stats),
-    transferPanel());
+    transferPanel())) return;
 }
 
 // Export every game, and import a file exported here or on another table's server.
