@@ -26,10 +26,15 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from shanghai.datasets.training import LOCATOR_MINUTES, LOCATOR_MINUTES_RANGE
 from shanghai.engine.cards import DeckFamily
 from shanghai.vision.deck_head import DeckHead
-from shanghai.vision.deck_store import DeckError, DeckStore, StoredDeck
+from shanghai.vision.deck_store import (
+    LOCATOR_MINUTES,
+    LOCATOR_MINUTES_RANGE,
+    DeckError,
+    DeckStore,
+    StoredDeck,
+)
 
 if TYPE_CHECKING:
     from shanghai.vision.pipeline import CardModels
@@ -247,7 +252,7 @@ def _teach_locator(
 
 def _check_locator_training(minutes: float) -> None:
     """Refuse `--locator` before any work when it cannot run."""
-    from shanghai.datasets.training import locator_training_missing
+    from shanghai.vision.model_files import locator_training_missing
 
     low, high = LOCATOR_MINUTES_RANGE
     if not low <= minutes <= high:

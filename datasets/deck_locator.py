@@ -24,7 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from shanghai.vision.deck_store import StoredDeck
+from shanghai.vision.deck_store import LOCATOR_MINUTES, StoredDeck
+from shanghai.vision.model_files import shipped_locator_weights
 from shanghai.vision.pipeline import CardModels
 
 from .decks import all_looks
@@ -34,7 +35,6 @@ from .hand_photos import photo_of_cards
 from .labels import yolo_lines
 from .sampling import sample_scene
 from .scene import Rendered
-from .training import LOCATOR_MINUTES, shipped_locator_weights
 from .writer import encode_jpeg, labels_json, write_data_yaml, write_detect_item
 
 __all__ = ["LocatorPlan", "deck_tiles", "teach_locator"]

@@ -23,47 +23,16 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from shanghai.vision.model_files import default_models_dir
-
 __all__ = [
-    "LOCATOR_MINUTES",
-    "LOCATOR_MINUTES_RANGE",
     "DetectorConfig",
     "OnBatch",
     "ReaderConfig",
     "TrainConfig",
     "export_onnx",
-    "locator_training_missing",
     "model_yaml",
-    "shipped_locator_weights",
     "train_detector",
     "train_reader",
 ]
-
-
-LOCATOR_MINUTES = 10.0
-"""A taught deck's locator training, by default: the deck ready in about 15 minutes."""
-LOCATOR_MINUTES_RANGE = (1.0, 120.0)
-
-
-def shipped_locator_weights() -> Path:
-    """The shipped locator's PyTorch weights, which further training starts from."""
-    return default_models_dir() / "cards-detector.pt"
-
-
-def locator_training_missing() -> str | None:
-    """Why the locator cannot be trained here (None: it can). Checked without importing
-    ultralytics, which patches PIL on import: the CLI and the server ask before they
-    offer or start the step."""
-    if importlib.util.find_spec("ultralytics") is None:
-        return (
-            "adapting the locator needs the train extra (PyTorch, about 5.5 GB): "
-            "pip install -e '.[train]'"
-        )
-    weights = shipped_locator_weights()
-    if not weights.is_file():
-        return f"{weights}: the shipped locator's weights are not installed"
-    return None
 
 
 @dataclass(frozen=True, kw_only=True)

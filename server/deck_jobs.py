@@ -30,10 +30,10 @@ from typing import Annotated, Literal
 from fastapi import Depends
 from fastapi.requests import HTTPConnection
 
-from shanghai.datasets.training import locator_training_missing
 from shanghai.engine.cards import DeckFamily
 from shanghai.vision.deck_enrol import store_enrolled
 from shanghai.vision.deck_store import DeckError, DeckNotFoundError, DeckStore, decks_dir
+from shanghai.vision.model_files import locator_training_missing
 from shanghai.vision.pipeline import CardModels
 from shanghai.vision.scan import PhotoScanner
 

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, Field, field_validator, model_validator
 
-from shanghai.datasets.training import LOCATOR_MINUTES, LOCATOR_MINUTES_RANGE
+from shanghai.vision.deck_store import LOCATOR_MINUTES, LOCATOR_MINUTES_RANGE
 from shanghai.vision.deck_store import NAME_PATTERN as DECK_NAME_PATTERN
 
 from .models import GAME_NAME_LENGTH, PLAYER_NAME_LENGTH, SQL_INT_MAX

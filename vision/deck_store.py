@@ -35,6 +35,8 @@ from .deck_head import DeckHead
 __all__ = [
     "DECK_FILE",
     "HEAD_FILE",
+    "LOCATOR_MINUTES",
+    "LOCATOR_MINUTES_RANGE",
     "DeckError",
     "DeckNotFoundError",
     "DeckStore",
@@ -48,6 +50,9 @@ DECK_FILE = "deck.json"
 HEAD_FILE = "head.npz"
 LOCATOR_FILE = "cards-detector.onnx"
 """A deck's own adapted locator (`datasets.deck_locator`), when it has one."""
+LOCATOR_MINUTES = 10.0
+"""A taught deck's locator training, by default: the deck ready in about 15 minutes."""
+LOCATOR_MINUTES_RANGE = (1.0, 120.0)
 CROPS_FOLDER = "crops"
 FACES_FOLDER = "faces"
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")

@@ -28,6 +28,7 @@ another card of the photo has the same name (`scan.PhotoScanner.is_sure`).
 
 from __future__ import annotations
 
+import importlib.util
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -46,6 +47,8 @@ __all__ = [
     "ModelMissingError",
     "ModelSettingsError",
     "default_models_dir",
+    "locator_training_missing",
+    "shipped_locator_weights",
     "write_settings",
 ]
 
@@ -212,3 +215,24 @@ def _classes(data: dict[str, Any]) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ModelSettingsError(f"{SETTINGS_FILE}: [detector] classes must be a list of names")
     return value
+
+
+def shipped_locator_weights() -> Path:
+    """The shipped locator's PyTorch weights, which further training starts from."""
+    return default_models_dir() / "cards-detector.pt"
+
+
+def locator_training_missing() -> str | None:
+    """Why the locator cannot be trained here (None: it can). Checked without importing
+    ultralytics, which patches PIL on import: the CLI and the server ask before they
+    offer or start the step. Here, not in `datasets.training`, because the server asks
+    too and never imports the training code."""
+    if importlib.util.find_spec("ultralytics") is None:
+        return (
+            "adapting the locator needs the train extra (PyTorch, about 5.5 GB): "
+            "pip install -e '.[train]'"
+        )
+    weights = shipped_locator_weights()
+    if not weights.is_file():
+        return f"{weights}: the shipped locator's weights are not installed"
+    return None
