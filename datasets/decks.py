@@ -18,7 +18,7 @@ from shanghai.engine.cards import Card, DeckFamily
 
 from .faces import CardFace, DeckLook
 from .faces_rook import ROOK_STYLES, CodeRookLook
-from .faces_standard import STANDARD_STYLES, CodeStandardLook
+from .faces_standard import STANDARD_STYLES, CodeStandardLook, randomised_styles
 from .faces_svg import npm_looks
 
 __all__ = ["DEFAULT_CACHE", "all_looks", "back_of", "code_looks", "face_of", "looks_for"]
@@ -32,10 +32,12 @@ _BACKS: dict[str, npt.NDArray[np.uint8]] = {}
 
 @functools.cache
 def code_looks() -> tuple[DeckLook, ...]:
-    """Every look drawn in code (standard and Rook), in a fixed order."""
+    """Every look drawn in code (standard and Rook), in a fixed order; the randomised
+    training looks come last, so adding them moved no earlier look."""
     standard = [CodeStandardLook(style) for style in STANDARD_STYLES]
     rook = [CodeRookLook(style) for style in ROOK_STYLES]
-    return (*standard, *rook)
+    randomised = [CodeStandardLook(style) for style in randomised_styles()]
+    return (*standard, *rook, *randomised)
 
 
 @functools.cache

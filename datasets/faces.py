@@ -58,12 +58,14 @@ class DeckLook(abc.ABC):
     """One deck design. Subclasses draw faces in code or load them from SVG art.
 
     `held_out` looks are used only in the test split, so test numbers say how the
-    models do on a deck they have never seen.
+    models do on a deck they have never seen. `train_only` looks (the randomised code
+    looks) are used only in the train split: val and test keep the fixed looks.
     """
 
     name: str
     family: DeckFamily
     held_out: bool
+    train_only: bool = False
     source: str
     """Where the art comes from: `code` or `npm:<package>@<version>` (see THIRD_PARTY.md)."""
 

@@ -5,10 +5,17 @@ layout, court treatment, border, joker design, back. The looks differ on purpose
 the things that differ between commercial decks (serif against sans rank glyphs,
 jumbo indices, four-corner indices, two- and four-colour suits), so the reader learns
 the glyphs rather than one drawing of them.
+
+Beside the fixed looks, `randomised_styles` samples training decks from a seeded
+generator (domain randomisation): rank font among the training fonts, index size,
+position and layout, red and black inks, card stock, suit colours, pips, court, joker
+and back. Real commercial decks vary this much; the fixed looks alone would teach five
+drawings of each index.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -21,9 +28,17 @@ from shanghai.engine.cards import Card, DeckFamily, Suit
 from .backs import BackStyle, render_back
 from .drawing import SUPERSAMPLE, Box, Colour, draw_suit, draw_text, union_box
 from .faces import FACE_H, FACE_W, CardFace, DeckLook, finish_face, stable_seed, stamp_corners
-from .fonts import font
+from .fonts import FONT_FILES, TRAINING_FONTS, font
 
-__all__ = ["STANDARD_STYLES", "CodeStandardLook", "StandardStyle"]
+__all__ = [
+    "RANDOMISED_PER_FAMILY",
+    "STANDARD_STYLES",
+    "CodeStandardLook",
+    "StandardStyle",
+    "font_families",
+    "randomised_styles",
+    "sample_standard_style",
+]
 
 S = SUPERSAMPLE
 W, H = FACE_W * S, FACE_H * S
@@ -74,6 +89,8 @@ class StandardStyle:
     joker_colour: Colour = (200, 20, 35)
     back: BackStyle
     held_out: bool = False
+    train_only: bool = False
+    """A randomised look: drawn only in the train split (see `DeckLook`)."""
 
 
 def _pip_positions(rank: int) -> list[tuple[float, float]]:
@@ -110,6 +127,7 @@ class CodeStandardLook(DeckLook):
         self.name = style.name
         self.family = DeckFamily.STANDARD
         self.held_out = style.held_out
+        self.train_only = style.train_only
         self.source = "code"
 
     # -- the index ---------------------------------------------------------------
@@ -386,3 +404,170 @@ STANDARD_STYLES: tuple[StandardStyle, ...] = (
     ),
 )
 """The code-drawn standard looks; `code-caladea` is held out for the test split."""
+
+
+# -- randomised training looks -------------------------------------------------------
+
+RANDOMISED_PER_FAMILY = 3
+"""Randomised training looks (`code-random-00` ...) per training font family: 27 with
+nine families. A table's deck is one of them; each costs about 20 MB of cached faces
+in a process that draws all its cards."""
+
+RED_INKS: tuple[Colour, Colour] = ((220, 40, 20), (120, 10, 30))
+"""The red ink of a randomised look lies between orange-red and maroon."""
+BLACK_INKS: tuple[Colour, Colour, Colour] = ((18, 18, 22), (72, 72, 78), (22, 30, 84))
+"""Near-black, and the dark grey and navy some decks print their black suits in."""
+PAPERS: tuple[Colour, Colour] = ((253, 253, 251), (243, 234, 208))
+"""White to cream card stock."""
+INDEX_LAYOUTS: dict[str, float] = {"corner": 0.6, "bridge4": 0.2, "jumbo": 0.2}
+"""Corner index (two corners), small four-corner bridge index, jumbo index with one
+centre pip; with their share of randomised looks."""
+
+
+@dataclass(frozen=True, slots=True)
+class _IndexRange:
+    """Limits of one index layout, in face pixels."""
+
+    cap: tuple[float, float]
+    """Height of the rank's capitals."""
+    suit: tuple[float, float]
+    """Height of the index pip, as a share of `cap`."""
+    widest: float
+    """Widest single rank glyph."""
+    ten: float
+    """Widest "10" (narrowed with `ten_squeeze` when the font draws it wider)."""
+
+
+_INDEX_RANGES = {
+    "corner": _IndexRange(cap=(19, 27), suit=(0.75, 0.95), widest=34, ten=40),
+    "bridge4": _IndexRange(cap=(15, 20), suit=(0.75, 0.9), widest=28, ten=32),
+    "jumbo": _IndexRange(cap=(32, 44), suit=(0.55, 0.75), widest=42, ten=46),
+}
+
+
+def _lerp(a: Colour, b: Colour, t: float) -> Colour:
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+def _jitter(rng: np.random.Generator, colour: Colour, amount: float) -> Colour:
+    r, g, b = (int(np.clip(c + rng.normal(0, amount), 0, 255)) for c in colour)
+    return (r, g, b)
+
+
+def _ink_width_height(font_name: str, text: str) -> tuple[float, float]:
+    """Ink size of `text` at 100 px, as shares of the font size."""
+    left, top, right, bottom = font(font_name, 100).getbbox(text, anchor="lt")
+    return (right - left) / 100, (bottom - top) / 100
+
+
+def _pick(rng: np.random.Generator, options: dict[str, float]) -> str:
+    names = list(options)
+    weights = np.array([options[n] for n in names], np.float64)
+    return names[int(rng.choice(len(names), p=weights / weights.sum()))]
+
+
+def font_families() -> list[str]:
+    """The training fonts' families (their PyPI packages), sorted."""
+    return sorted({FONT_FILES[name][0] for name in TRAINING_FONTS})
+
+
+def sample_standard_style(
+    rng: np.random.Generator, name: str, *, family: str | None = None
+) -> StandardStyle:
+    """A random standard deck design for training, drawn from `rng`.
+
+    The rank font is one weight of `family` (a font package; by default drawn too, so
+    that families with several weights are not favoured). The index is sized from the
+    font's own glyphs (capital height, widest rank, "10"), so every font gives an index
+    that fits its corner, clear of the pips and the court frame.
+    """
+    families = font_families()
+    if family is None:
+        family = families[int(rng.integers(len(families)))]
+    elif family not in families:
+        raise ValueError(f"{family!r} is not a training font family: {families}")
+    font_weights = [f for f in TRAINING_FONTS if FONT_FILES[f][0] == family]
+    rank_font = font_weights[int(rng.integers(len(font_weights)))]
+    layout = _pick(rng, INDEX_LAYOUTS)
+    limits = _INDEX_RANGES[layout]
+    cap_share = _ink_width_height(rank_font, "K")[1]
+    widest_share = max(_ink_width_height(rank_font, r)[0] for r in "A23456789JQK")
+    ten_share = _ink_width_height(rank_font, "10")[0]
+    cap = rng.uniform(*limits.cap)
+    rank_size = min(round(cap / cap_share), int(limits.widest / widest_share))
+    widest = widest_share * rank_size
+    ten = min(widest * rng.uniform(1.15, 1.45), limits.ten)
+    ten_squeeze = float(np.clip(ten / (ten_share * rank_size), 0.6, 1.0))
+    suit_size = round(cap_share * rank_size * rng.uniform(*limits.suit))
+    index_w = max(ten_share * rank_size * ten_squeeze, widest, float(suit_size))
+    index_x = rng.uniform(4, 9) + index_w / 2
+    index_y = rng.uniform(6, 10) if layout == "jumbo" else rng.uniform(7, 14)
+
+    pip_size = int(rng.integers(36, 49))
+    pip_slim = rng.uniform(0.8, 1.0)
+    clear = index_x + index_w / 2 + 4 + pip_size * pip_slim / 2
+    pip_x = max(rng.uniform(60, 68), clear)
+    pip_y = rng.uniform(54, 64)
+
+    red = _jitter(rng, _lerp(*RED_INKS, rng.uniform(0, 1)), 5)
+    shade = int(rng.choice(3, p=[0.55, 0.25, 0.2]))
+    black = _lerp(BLACK_INKS[0], BLACK_INKS[shade], rng.uniform(0.4, 1.0))
+    colours = {Suit.CLUBS: black, Suit.SPADES: black, Suit.HEARTS: red, Suit.DIAMONDS: red}
+    if rng.random() < 0.2:  # four-colour suits
+        colours[Suit.CLUBS] = _jitter(rng, (20, 115, 45), 12)
+        colours[Suit.DIAMONDS] = _jitter(rng, (30, 65, 185), 12)
+    paper = _lerp(*PAPERS, rng.uniform(0, 1) ** 2)
+    inks = [red, black, (22, 30, 84), (150, 110, 40)]
+    backs = [red, (25, 55, 140), (30, 110, 60), black, (90, 30, 110)]
+    return StandardStyle(
+        name=name,
+        rank_font=rank_font,
+        rank_size=rank_size,
+        index_suit_size=suit_size,
+        index_x=round(index_x, 1),
+        index_y=round(index_y, 1),
+        ten_squeeze=round(ten_squeeze, 3),
+        four_corners=layout == "bridge4",
+        colours=colours,
+        paper=paper,
+        border=_pick(rng, {"none": 0.5, "line": 0.3, "double": 0.2}),
+        border_colour=inks[int(rng.integers(len(inks)))],
+        corner_radius=round(rng.uniform(9, 16), 1),
+        pip_size=pip_size,
+        pip_slim=round(pip_slim, 3),
+        pip_area=(
+            round(pip_x, 1),
+            round(pip_y, 1),
+            round(W / S - pip_x, 1),
+            round(H / S - pip_y, 1),
+        ),
+        jumbo_pips=layout == "jumbo",
+        court=_pick(rng, {"portrait": 1, "letter": 1, "panel": 1}),
+        joker=_pick(rng, {"hat": 1, "star": 1, "text": 1}),
+        joker_colour=[red, black, (30, 60, 160)][int(rng.integers(3))],
+        back=BackStyle(
+            pattern=_pick(rng, {"lattice": 1, "emblem": 1, "dots": 1, "stripes": 1}),
+            colour=_jitter(rng, backs[int(rng.integers(len(backs)))], 10),
+        ),
+        train_only=True,
+    )
+
+
+@functools.cache
+def randomised_styles(per_family: int = RANDOMISED_PER_FAMILY) -> tuple[StandardStyle, ...]:
+    """The randomised training looks, each drawn from its own seed (the same in every
+    process): `code-random-00`, `code-random-01`, ...; the font families take turns, so
+    each draws `per_family` decks."""
+    families = font_families()
+    return tuple(
+        sample_standard_style(
+            np.random.default_rng(stable_seed("code-random", k)),
+            f"code-random-{k:02d}",
+            family=families[k % len(families)],
+        )
+        for k in range(per_family * len(families))
+    )

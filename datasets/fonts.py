@@ -1,9 +1,15 @@
 """Fonts for the code-drawn card faces, taken from PyPI font packages.
 
 The fonts come from small PyPI packages (`font-roboto`, `font-source-serif-pro`,
-`font-caladea`, `font-fjallaone`, `font-lato`) so that a fresh CI machine has them after
-`pip install`, with no network at run time and no Debian package. Each is OFL-1.1 or
-Apache-2.0 (see `THIRD_PARTY.md`).
+`font-caladea`, `font-fjallaone`, `font-lato`, `font-source-sans-pro`, `font-manrope`,
+`font-rhd`, `font-fredoka-one`, `font-amatic-sc`, `font-hanken-grotesk`,
+`font-intuitive`) so that a fresh CI machine has them after `pip install`, with no
+network at run time and no Debian package. Each is OFL-1.1 or Apache-2.0 (see
+`THIRD_PARTY.md`).
+
+`HELD_OUT_FONTS` are drawn by no training look of the standard deck: Caladea belongs to
+the held-out look `code-caladea`; Hanken Grotesk (a plain grotesque) and Intuitive (a
+playful hand-drawn face) are kept back for held-out looks to come.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from PIL import ImageFont
 
 from shanghai.engine.errors import ShanghaiError
 
-__all__ = ["FONT_FILES", "font", "font_path"]
+__all__ = ["FONT_FILES", "HELD_OUT_FONTS", "TRAINING_FONTS", "font", "font_path"]
 
 FONT_FILES: dict[str, tuple[str, str]] = {
     # name used by the looks -> (python package, file inside its `files/` folder)
@@ -30,7 +36,25 @@ FONT_FILES: dict[str, tuple[str, str]] = {
     "fjalla": ("font_fjallaone", "FjallaOne-Regular.ttf"),
     "lato-black": ("font_lato", "Lato-Black.ttf"),
     "lato-bold": ("font_lato", "Lato-Bold.ttf"),
+    "sans-black": ("font_source_sans_pro", "SourceSansPro-Black.ttf"),
+    "sans-bold": ("font_source_sans_pro", "SourceSansPro-Bold.ttf"),
+    "sans-semibold": ("font_source_sans_pro", "SourceSansPro-Semibold.ttf"),
+    "manrope-extrabold": ("font_manrope", "Manrope-ExtraBold.ttf"),
+    "manrope-bold": ("font_manrope", "Manrope-Bold.ttf"),
+    "redhat-black": ("font_rhd", "RedHatDisplay-Black.ttf"),
+    "redhat-bold": ("font_rhd", "RedHatDisplay-Bold.ttf"),
+    "fredoka": ("font_fredoka_one", "FredokaOne-Regular.ttf"),
+    "amatic-bold": ("font_amatic_sc", "AmaticSC-Bold.ttf"),
+    "hanken-bold": ("font_hanken_grotesk", "HankenGrotesk-Bold.otf"),
+    "intuitive": ("font_intuitive", "Intuitive.ttf"),
 }
+
+HELD_OUT_FONTS: frozenset[str] = frozenset(
+    {"caladea-bold", "caladea-regular", "hanken-bold", "intuitive"}
+)
+"""Fonts no training look of the standard deck uses (see the module docstring)."""
+TRAINING_FONTS: tuple[str, ...] = tuple(n for n in FONT_FILES if n not in HELD_OUT_FONTS)
+"""The fonts a randomised training look may draw its ranks in, in `FONT_FILES` order."""
 
 
 class MissingFontError(ShanghaiError):

@@ -4,7 +4,9 @@ Every generated item has an index; its split follows from the index alone (80 / 
 10), so any subset of a run (or a rerun with more workers) agrees on splits. Looks and
 background families marked held out appear only in the test split, where about half
 the scenes use them: test numbers then say how the models do on decks and tables they
-have never seen.
+have never seen. Randomised training looks (`train_only`) appear only in the train
+split, where about half the tables of their family use them; val and test draw from
+the fixed looks exactly as before they existed.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ __all__ = ["SPLITS", "choose_background", "choose_looks", "split_for_index"]
 SPLITS: tuple[str, ...] = ("train", "val", "test")
 HELD_OUT_SHARE = 0.5
 """Share of test scenes drawn with a held-out look / background family."""
+RANDOMISED_SHARE = 0.5
+"""Share of train tables (of a family that has them) drawn with randomised looks."""
 
 
 def split_for_index(index: int) -> str:
@@ -35,10 +39,20 @@ def split_for_index(index: int) -> str:
 def choose_looks(
     rng: np.random.Generator, split: str, family: DeckFamily, looks: Sequence[DeckLook]
 ) -> list[DeckLook]:
-    """One or two looks for a table: held-out looks only (and often) in test."""
-    seen = looks_for(looks, family, held_out=False)
+    """One or two looks for a table: held-out looks only (and often) in test,
+    randomised looks only (and often) in train.
+
+    Val and test never draw the extra number the train branch does, so their scenes are
+    the same with or without randomised looks.
+    """
+    unheld = looks_for(looks, family, held_out=False)
+    seen = [look for look in unheld if not look.train_only]
+    randomised = [look for look in unheld if look.train_only]
     held = looks_for(looks, family, held_out=True)
-    pool = held if split == "test" and held and rng.random() < HELD_OUT_SHARE else seen
+    if split == "train" and randomised and (not seen or rng.random() < RANDOMISED_SHARE):
+        pool = randomised
+    else:
+        pool = held if split == "test" and held and rng.random() < HELD_OUT_SHARE else seen
     count = 1 if rng.random() < 0.7 or len(pool) == 1 else 2
     picked = rng.choice(len(pool), size=count, replace=False)
     return [pool[int(i)] for i in picked]

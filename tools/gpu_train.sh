@@ -31,6 +31,7 @@ set -euo pipefail
 WHEELS_WANTED=(
     ultralytics==8.4.190 ultralytics-thop ultralytics-platform onnxslim resvg-py
     font-source-serif-pro font-caladea font-fjallaone font-lato
+    font-source-sans-pro font-manrope font-rhd font-fredoka-one font-amatic-sc
 )
 
 if [[ "${1:-}" == "--fetch-wheels" ]]; then

@@ -1,4 +1,6 @@
-"""Every card class of every deck look renders, with index boxes on real ink."""
+"""Every card class of every deck look renders, with index boxes on real ink; the
+randomised training looks are deterministic, varied, and keep their indices in the
+corner; every bundled font draws a rank."""
 
 from __future__ import annotations
 
@@ -7,12 +9,41 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from PIL import Image, ImageDraw
 
 from shanghai.datasets.decks import DEFAULT_CACHE, back_of, code_looks, face_of
 from shanghai.datasets.faces import FACE_H, FACE_W
+from shanghai.datasets.faces_standard import (
+    STANDARD_STYLES,
+    CodeStandardLook,
+    font_families,
+    randomised_styles,
+    sample_standard_style,
+)
 from shanghai.datasets.faces_svg import npm_looks
+from shanghai.datasets.fonts import FONT_FILES, HELD_OUT_FONTS, TRAINING_FONTS, font
 from shanghai.datasets.layouts import TableDecks
-from shanghai.engine.cards import CARD_CLASSES, JOKER, ROOK_CARDS, STANDARD_CARDS, DeckFamily
+from shanghai.engine.cards import (
+    CARD_CLASSES,
+    JOKER,
+    ROOK_CARDS,
+    STANDARD_CARDS,
+    Card,
+    DeckFamily,
+    Suit,
+)
+
+RANDOMISED = [look for look in code_looks() if look.train_only]
+ONE_OF_EACH_LAYOUT = [
+    next(look for look in RANDOMISED if isinstance(look, CodeStandardLook) and test(look.style))
+    for test in (
+        lambda st: st.four_corners,
+        lambda st: st.jumbo_pips,
+        lambda st: not (st.four_corners or st.jumbo_pips),
+    )
+]
+WIDE_CARDS = [Card.parse(text) for text in ("10h", "Qc", "Kd", "As", "8s", "Jd")] + [JOKER]
+"""The widest indices of a standard deck (and the tall joker index)."""
 
 
 def _ink_share(rgba: np.ndarray, box: tuple[float, float, float, float]) -> float:
@@ -42,7 +73,13 @@ def _check_look(look) -> set[str]:  # type: ignore[no-untyped-def]
     return names
 
 
-@pytest.mark.parametrize("look", code_looks(), ids=lambda look: look.name)
+# Every fixed look and one randomised look of each index layout in full;
+# `test_randomised_looks_keep_indices_in_the_corner` covers the widest cards of the rest.
+@pytest.mark.parametrize(
+    "look",
+    [look for look in code_looks() if not look.train_only] + ONE_OF_EACH_LAYOUT,
+    ids=lambda look: look.name,
+)
 def test_code_look_renders_every_class_of_its_deck(look) -> None:  # type: ignore[no-untyped-def]
     names = _check_look(look)
     expected = STANDARD_CARDS if look.family is DeckFamily.STANDARD else ROOK_CARDS
@@ -89,3 +126,75 @@ def test_npm_looks_render_with_measured_indices() -> None:
     assert looks, "fetched decks must give looks"
     for look in looks:
         _check_look(look)
+
+
+def test_a_randomised_style_is_fixed_by_its_seed() -> None:
+    first = sample_standard_style(np.random.default_rng(7), "x")
+    assert sample_standard_style(np.random.default_rng(7), "x") == first
+    assert sample_standard_style(np.random.default_rng(8), "x") != first
+    assert randomised_styles() == randomised_styles.__wrapped__()  # recomputed: the same
+
+
+def test_randomised_styles_differ_from_deck_to_deck() -> None:
+    styles = [sample_standard_style(np.random.default_rng(seed), "x") for seed in range(40)]
+    assert len({st.rank_font for st in styles}) >= 8
+    assert len({st.rank_size for st in styles}) >= 10
+    assert len({(st.index_x, st.index_y) for st in styles}) == len(styles)
+    assert len({st.paper for st in styles}) >= 20
+    assert len({st.colours[Suit.HEARTS] for st in styles}) >= 20
+    assert {st.four_corners for st in styles} == {True, False}
+    assert {st.jumbo_pips for st in styles} == {True, False}
+    assert any(st.colours[Suit.CLUBS] != st.colours[Suit.SPADES] for st in styles)  # 4-colour
+    for st in styles:
+        red, black = st.colours[Suit.HEARTS], st.colours[Suit.SPADES]
+        assert red[0] >= 100 and red[0] > 2 * max(red[1], red[2]), red  # orange-red..maroon
+        assert max(black) <= 100, black  # near-black, dark grey or navy
+        assert min(st.paper) >= 200 and st.paper[2] <= st.paper[0], st.paper  # white..cream
+
+
+def test_randomised_looks_are_training_looks_in_every_training_font_family() -> None:
+    names = [look.name for look in RANDOMISED]
+    assert len(names) == len(set(names)) == len(randomised_styles()) >= 18
+    assert all(not look.held_out and look.family is DeckFamily.STANDARD for look in RANDOMISED)
+    fixed = [look.name for look in code_looks() if not look.train_only]
+    assert fixed[: len(STANDARD_STYLES)] == [st.name for st in STANDARD_STYLES]  # not moved
+    fonts = {look.style.rank_font for look in RANDOMISED if isinstance(look, CodeStandardLook)}
+    assert not fonts & HELD_OUT_FONTS
+    assert {FONT_FILES[name][0] for name in fonts} == set(font_families())
+    trained = {st.rank_font for st in STANDARD_STYLES if not st.held_out}
+    assert not trained & HELD_OUT_FONTS
+    assert set(TRAINING_FONTS) | HELD_OUT_FONTS == set(FONT_FILES)
+
+
+def test_held_out_fonts_other_than_the_held_out_look_are_drawn_by_no_look() -> None:
+    used = {look.style.rank_font for look in code_looks() if isinstance(look, CodeStandardLook)}
+    assert used & HELD_OUT_FONTS == {"caladea-bold"}
+
+
+@pytest.mark.parametrize("look", RANDOMISED, ids=lambda look: look.name)
+def test_randomised_looks_keep_indices_in_the_corner(look: CodeStandardLook) -> None:
+    st = look.style
+    for card in WIDE_CARDS:
+        face = face_of(look, card)
+        assert len(face.index_boxes) == (4 if st.four_corners else 2)
+        for x0, y0, x1, y1 in face.index_boxes:
+            assert 0 <= x0 < x1 <= FACE_W and 0 <= y0 < y1 <= FACE_H, (card, x0, y0, x1, y1)
+            share = _ink_share(face.rgba, (x0, y0, x1, y1))
+            assert 0.08 < share < 0.9, f"{card}: index box holds {share:.0%} ink"
+        x0, y0, x1, y1 = face.index_boxes[0]
+        # Clear of the court frame (x 58) and, unless jumbo, of the left pip column.
+        assert x1 <= 58, (card, x1)
+        if not st.jumbo_pips:
+            assert x1 <= st.pip_area[0] - st.pip_size * st.pip_slim / 2, (card, x1)
+
+
+@pytest.mark.parametrize("name", list(FONT_FILES))
+def test_every_font_loads_and_draws_a_rank(name: str) -> None:
+    image = Image.new("L", (120, 80), 0)
+    draw = ImageDraw.Draw(image)
+    for x, rank in ((4, "10"), (70, "Q")):
+        draw.text((x, 10), rank, font=font(name, 48), fill=255)
+    ink = np.asarray(image) > 128
+    assert 0.03 < ink.mean() < 0.5, f"{name}: {ink.mean():.1%} ink"
+    columns = np.flatnonzero(ink.any(axis=0))
+    assert columns[0] < 20 and columns[-1] > 75  # both ranks drew

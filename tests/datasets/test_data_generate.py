@@ -182,6 +182,27 @@ def test_only_the_test_split_sees_held_out_looks_and_tables(family: DeckFamily) 
     assert 40 < sum(table in HELD_OUT_FAMILIES for table in test_tables) < 160
 
 
+@pytest.mark.parametrize("family", list(DeckFamily))
+def test_randomised_looks_join_train_tables_and_leave_val_and_test_as_they_were(
+    family: DeckFamily,
+) -> None:
+    looks = code_looks()
+    fixed = [look for look in looks if not look.train_only]
+    for split in ("val", "test"):
+        rng, before = np.random.default_rng(4), np.random.default_rng(4)
+        for _ in range(200):
+            picked = choose_looks(rng, split, family, looks)
+            assert picked == choose_looks(before, split, family, fixed)
+        assert rng.random() == before.random()  # the same numbers drawn
+    rng = np.random.default_rng(4)
+    train = [look for _ in range(400) for look in choose_looks(rng, "train", family, looks)]
+    randomised = sum(look.train_only for look in train)
+    if family is DeckFamily.STANDARD:
+        assert 0.35 < randomised / len(train) < 0.65
+    else:
+        assert randomised == 0
+
+
 def test_generated_splits_keep_held_out_looks_out_of_train(tmp_path: Path) -> None:
     root = _run(tmp_path, "scenes", 6, seed=9, split="test")
     _run(tmp_path, "scenes", 6, seed=9, split="train")
