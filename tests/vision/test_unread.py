@@ -103,3 +103,34 @@ def test_rows_joined_by_unread_cards_go_to_one_seat() -> None:
     out = _keep_units_together({0: [big, other], 1: [small]}, piece)
     assert out == {0: [big, other, small]}
     assert _keep_units_together({1: [small]}, {}) == {1: [small]}
+
+
+def test_a_box_around_two_cards_read_is_not_a_card_unread(mini_table) -> None:  # type: ignore[no-untyped-def]
+    # The locator boxed two overlapping cards of a hand as one as well as each alone:
+    # both are read, so the joint box is no third card ("could not be read" on a photo
+    # read right).
+    table = mini_table()
+    table.row(["10d", "8s"], 600, 450, step=40)
+    readings, boxes = table.measure()
+    joint = [boxes[:, 0].min(), boxes[:, 1].min(), boxes[:, 2].max() - 20, boxes[:, 3].max()]
+    with_joint = np.vstack([boxes, np.asarray([joint], np.float32)])
+    snapshot = Reconstructor(RULES)(readings, with_joint, 1200, 900)
+    assert sorted(str(c.card) for c in snapshot.cards) == ["10d", "8s"]
+    assert snapshot.unread == ()
+    assert not [w for w in snapshot.warnings if w.code == "unread"]
+
+
+def test_a_card_unread_between_cards_read_keeps_its_box(mini_table) -> None:  # type: ignore[no-untyped-def]
+    # The middle card of three is blurred: its visible strip lies between its
+    # neighbours' boxes, which do not cover it, so it is still a card to add.
+    table = mini_table()
+    table.card("10d", 540, 450)
+    table.card("7c", 580, 450, readable=False)
+    table.card("8s", 620, 450)
+    readings, boxes = table.measure()
+    cards = Reconstructor(RULES)(readings, boxes, 1200, 900)
+    assert sorted(str(c.card) for c in cards.cards) == ["10d", "8s"]
+    assert len(cards.unread) == 1
+    assert [w.message for w in cards.warnings if w.code == "unread"] == [
+        "1 card could not be read (covered, blurred or too small): add it"
+    ]
