@@ -10,7 +10,7 @@ from types import ModuleType
 
 import pytest
 
-from shanghai.vision.pipeline import models_installed
+from shanghai.vision.pipeline import CardModels, models_installed
 
 pytestmark = pytest.mark.skipif(
     not models_installed(), reason="card models not installed (models/cards-*.onnx)"
@@ -48,3 +48,28 @@ def test_scan_benchmark_runs(
     assert "target" in out and "<= 1%" in out
     for size in ("1 MP", "4 MP", "12 MP"):
         assert re.search(rf"{size} \d+x\d+ +\| +[\d.]+ s \| +\d+ MB", out), size
+
+
+def test_kept_reads_give_the_same_figures(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    benchmark_script: Callable[[str], ModuleType],
+) -> None:
+    """A rerun with `--keep-reads` replays the first run's reads: the same outcomes,
+    without running the models (a reader that fails would be seen)."""
+    module = benchmark_script("scan_eval")
+    argv = ["--n", "2", "--data", str(tmp_path), "--keep-reads", "--no-timing", "--threads", "1"]
+    first = module.main(argv)
+    assert "(0 photos read before)" in capsys.readouterr().out
+    kept = list((tmp_path / "val-3101").glob("reads-*.pkl"))
+    assert len(kept) == 1
+
+    def no_models(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the models ran although their reads were kept")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(CardModels, "read_frame", no_models)
+        again = module.main(argv)
+    out = capsys.readouterr().out
+    assert "(3 photos read before)" in out and "MP" not in out
+    assert again == first
