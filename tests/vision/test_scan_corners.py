@@ -67,10 +67,19 @@ def hand() -> tuple[MiniTable, tuple[float, float, float, float]]:
 
 
 def test_a_sliver_of_a_hidden_card_is_warned() -> None:
-    """An unread index on the pile that the reader guesses as no card read there."""
+    """An unread index at the edge of the pile that the reader guesses as no card read
+    there: a card under the others showing a sliver of its corner."""
+    table, (x1, y1, x2, y2) = hand()
+    cx, edge = (x1 + x2) / 2, y2 - 0.05 * (y2 - y1)
+    assert scan(table, [((cx - 6, edge - 14, cx + 6, edge + 14), "7s")]) == ["corner"]
+
+
+def test_print_deep_inside_a_read_card_is_not_a_corner() -> None:
+    """An index located in the middle of the top card's face (a pip, a court card's
+    art) and guessed as another card: the card on top hides anything under it there."""
     table, (x1, y1, x2, y2) = hand()
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
-    assert scan(table, [((cx - 6, cy - 14, cx + 6, cy + 14), "7s")]) == ["corner"]
+    assert scan(table, [((cx - 6, cy - 14, cx + 6, cy + 14), "7s")]) == []
 
 
 def test_an_unread_corner_on_no_card_is_warned() -> None:
