@@ -178,16 +178,26 @@ def test_stateful_scenarios(session: ASGIClient, seeded: None, count: Counted) -
             case.validate_response(response, checks=CHECKS)
 
     settings = hypothesis_settings(SETTINGS, max_examples=STEPS, stateful_step_count=10)
-    try:
-        Scenario.run(settings=settings)
-    except FlakyStrategyDefinition:
-        # Not a finding about the app: hypothesis saw a request it had made before in a
-        # scenario answered otherwise (the app's state carries over from scenario to
-        # scenario, so a repeated request meets other games, buys and decks), and the
-        # next choices differ. Seen once in a full run under heavy load; run the
-        # scenarios once more from the state reached. A 5xx or an answer off its schema
-        # fails as before.
-        Scenario.run(settings=settings)
+    for attempt in range(RETRIES + 1):
+        try:
+            Scenario.run(settings=settings)
+            return
+        except FlakyStrategyDefinition:
+            # Not a finding about the app: hypothesis saw a request it had made before in
+            # a scenario answered otherwise (the app's state carries over from scenario to
+            # scenario, so a repeated request meets other games, buys and decks), and the
+            # next choices differ. Seen under heavy load in full runs (once, then twice in
+            # a row on both databases with the same derandomized stream), never alone: run
+            # the scenarios again from the state reached, on a fresh random stream (what
+            # hypothesis then finds, it prints with the seed to reproduce it). A 5xx or an
+            # answer off its schema fails as before.
+            if attempt == RETRIES:
+                raise
+            settings = hypothesis_settings(settings, derandomize=False)
+
+
+RETRIES = 3
+"""Runs of the scenarios after hypothesis finds its own choices inconsistent."""
 
 
 NUMBER = re.compile(r"\d+")
