@@ -46,12 +46,13 @@ def test_a_wider_locator_starts_with_the_same_outputs(tmp_path: Path) -> None:
 
     shipped = default_models_dir() / "cards-detector.pt"
     out = tmp_path / "wide.pt"
-    assert main(["train", "widen", "--detector", str(shipped), "--width", "0.25",
-                 "--to", str(out)]) == 0  # fmt: skip
     narrow, _ = load_checkpoint(str(shipped))
+    width = 2 * float(narrow.yaml["scales"]["n"][1])  # twice the shipped locator's width
+    assert main(["train", "widen", "--detector", str(shipped), "--width", f"{width:g}",
+                 "--to", str(out)]) == 0  # fmt: skip
     wide, _ = load_checkpoint(str(out))
     narrow, wide = narrow.float().eval(), wide.float().eval()
-    assert wide.yaml["scales"]["n"][1] == 0.25
+    assert wide.yaml["scales"]["n"][1] == width
     count = sum(p.numel() for p in wide.parameters())
     assert count > 3 * sum(p.numel() for p in narrow.parameters())
     photo = torch.from_numpy(_photo())
@@ -63,7 +64,8 @@ def test_a_wider_locator_starts_with_the_same_outputs(tmp_path: Path) -> None:
     assert torch.allclose(a[:, :4], b[:, :4], atol=1e-2)  # boxes, in pixels
     # the new channels are there to learn: not every new weight is zero
     state = wide.state_dict()
-    assert float(state["model.0.conv.weight"][8:].abs().sum()) > 0
+    first = narrow.state_dict()["model.0.conv.weight"].shape[0]
+    assert float(state["model.0.conv.weight"][first:].abs().sum()) > 0
 
 
 def test_widen_refuses_what_it_cannot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
