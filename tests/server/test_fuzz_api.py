@@ -54,6 +54,8 @@ EXAMPLES = int(os.environ.get("SHANGHAI_FUZZ_EXAMPLES", "50"))
 STEPS = int(os.environ.get("SHANGHAI_FUZZ_STEPS", "25"))
 BASE_URL = "http://testserver"
 SEED = int(os.environ.get("SHANGHAI_FUZZ_SEED", "18"))
+RETRIES = 3
+"""Runs of the scenarios again after hypothesis finds its own choices inconsistent."""
 
 CHECKS = [
     not_a_server_error,
@@ -194,10 +196,6 @@ def test_stateful_scenarios(session: ASGIClient, seeded: None, count: Counted) -
             if attempt == RETRIES:
                 raise
             settings = hypothesis_settings(settings, derandomize=False)
-
-
-RETRIES = 3
-"""Runs of the scenarios after hypothesis finds its own choices inconsistent."""
 
 
 NUMBER = re.compile(r"\d+")
