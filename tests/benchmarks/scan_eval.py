@@ -432,6 +432,11 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
     for kind, label in (("hand", "hands"), ("lay-down", "lay-downs")):
         codes = ", ".join(f"{c} {k}" for c, k in fired[kind].most_common()) or "none"
         print(f"  {label:<9} {codes}")
+    print("warnings on photos read right (the cost of a flag; a photo counts once a code):")
+    for kind, label in (("hand", "hands"), ("lay-down", "lay-downs")):
+        costly = Counter(c for j in judged[kind] if j.right for c in set(j.flags))
+        codes = ", ".join(f"{c} {k}" for c, k in costly.most_common()) or "none"
+        print(f"  {label:<9} {codes}")
     loose_photos = sum(bool(by[j.photo]["loose"]) for j in lay_downs)
     print(f"  ({loose_photos} lay-down photos hold a loose card: `loose` is right there)")
     median = {k: statistics.median(v) if v else 0.0 for k, v in seconds.items()}

@@ -46,6 +46,7 @@ def test_scan_benchmark_runs(
     assert all(abs(sum(row) - 100.0) < 0.2 for row in outcomes + sweep)
     assert all(abs(sum(figures[kind]) - 100.0) < 1e-6 for kind in ("hand", "lay-down"))
     assert "target" in out and "<= 1%" in out
+    assert "warnings on photos read right" in out
     for size in ("1 MP", "4 MP", "12 MP"):
         assert re.search(rf"{size} \d+x\d+ +\| +[\d.]+ s \| +\d+ MB", out), size
 
