@@ -4,9 +4,15 @@
     shanghai data generate --out data/train --kind crops --n 12000 --seed 2
     shanghai train all --data data/train --to models
 
-`train all` trains the locator on `<data>/tiles/data.yaml` and the reader on
+`train all` trains the locator on `<data>/tiles/` (and `photo-tiles/`) and the reader on
 `<data>/crops/`, exports both to ONNX and copies the `.pt` and `.onnx` files into
-`--to`. Runs live under `--runs` and resume from their last epoch with `--resume`; `--hours`
+`--to`. `train detector` takes several data folders and mixes them (a stage going on
+from the shipped weights, as the model card's ledger records them):
+
+    shanghai train detector --data data/train data/photos171 data/photos132 \
+        --det-init models/cards-detector.pt --det-width 0.25 --hours 1.5 \
+        --det-optimizer AdamW --det-lr0 0.0008 --det-warmup 0.1
+ Runs live under `--runs` and resume from their last epoch with `--resume`; `--hours`
 fits the epochs (and the learning-rate schedule) into a wall-clock budget.
 `train widen --detector X.pt --width W --to Y.pt` makes a wider locator that computes
 what X computes (`datasets.widen`), to go on training with `--det-init Y.pt`.
@@ -59,7 +65,19 @@ def register(sub: Any) -> None:
         ("all", "train both and ship them as ONNX"),
     ):
         p = group.add_parser(name, help=help_text)
-        p.add_argument("--data", type=Path, required=True, help="folder made by `data generate`")
+        if name == "detector":
+            p.add_argument(
+                "--data",
+                type=Path,
+                nargs="+",
+                required=True,
+                help="folders made by `data generate` (tiles, photo-tiles): all their "
+                "train and val images are mixed",
+            )
+        else:
+            p.add_argument(
+                "--data", type=Path, required=True, help="folder made by `data generate`"
+            )
         p.add_argument("--runs", type=Path, default=Path("runs"), help="training runs folder")
         p.add_argument("--resume", action="store_true", help="continue from the last epoch")
         p.add_argument("--device", default="cpu", help="'cpu' or a CUDA device such as 0")
@@ -76,6 +94,9 @@ def register(sub: Any) -> None:
             p.add_argument("--det-batch", type=int, default=16)
             p.add_argument("--det-width", type=float, default=0.125)
             p.add_argument("--det-init", type=Path, help="start from these weights (.pt)")
+            p.add_argument("--det-lr0", type=float, help="first learning rate (fine-tune: 0.0008)")
+            p.add_argument("--det-optimizer", help="e.g. AdamW (default: ultralytics' auto)")
+            p.add_argument("--det-warmup", type=float, help="warm-up epochs (a fine-tune: 0.1)")
         if name in ("reader", "all"):
             p.add_argument("--read-imgsz", type=int, default=64)
             p.add_argument("--read-epochs", type=int, default=10)
@@ -187,13 +208,16 @@ def cmd_train(args: argparse.Namespace) -> int:
         DetectorConfig,
         ReaderConfig,
         export_onnx,
+        mixed_data_yaml,
         train_detector,
         train_reader,
     )
 
-    data: Path = args.data
-    if not data.is_dir():
-        raise UsageError(f"{data}: no such folder (run `shanghai data generate` first)")
+    folders: list[Path] = args.data if isinstance(args.data, list) else [args.data]
+    for folder in folders:
+        if not folder.is_dir():
+            raise UsageError(f"{folder}: no such folder (run `shanghai data generate` first)")
+    data = folders[0]
     common = {
         "out": args.runs,
         "device": args.device,
@@ -203,9 +227,12 @@ def cmd_train(args: argparse.Namespace) -> int:
     }
     detector = reader = None
     if args.train_command in ("detector", "all"):
-        data_yaml = data / "tiles" / "data.yaml"
-        if not data_yaml.is_file():
-            raise UsageError(f"{data_yaml}: missing (generate with --kind tiles)")
+        try:
+            data_yaml = mixed_data_yaml(folders, args.runs / "detector-data")
+        except (FileNotFoundError, ValueError) as exc:
+            raise UsageError(str(exc)) from exc
+        knobs = {"lr0": args.det_lr0, "optimizer": args.det_optimizer}
+        knobs["warmup_epochs"] = args.det_warmup
         detector = train_detector(
             DetectorConfig(
                 data=data_yaml,
@@ -214,6 +241,7 @@ def cmd_train(args: argparse.Namespace) -> int:
                 batch=args.det_batch,
                 width=args.det_width,
                 init_from=args.det_init,
+                extra={k: v for k, v in knobs.items() if v is not None},
                 **common,
             ),
             resume=args.resume,

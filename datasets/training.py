@@ -18,10 +18,12 @@ import importlib.util
 import json
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+from .labels import CLASS_NAMES
 
 __all__ = [
     "DetectorConfig",
@@ -29,6 +31,7 @@ __all__ = [
     "ReaderConfig",
     "TrainConfig",
     "export_onnx",
+    "mixed_data_yaml",
     "model_yaml",
     "train_detector",
     "train_reader",
@@ -103,6 +106,45 @@ def model_yaml(task: str, *, nc: int, width: float, depth: float, folder: Path) 
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"cards-{task}-w{width:g}-d{depth:g}-yolo11n.yaml"
     YAML.save(path, cfg)  # type: ignore[no-untyped-call]
+    return path
+
+
+LOCATOR_KINDS = ("tiles", "photo-tiles")
+"""The kinds of `shanghai data generate` the locator trains on (tiles at the locator's
+native scale), as sub-folders of a data folder (`<folder>/<kind>/<split>/images/`)."""
+
+
+def mixed_data_yaml(folders: Sequence[Path], to: Path) -> Path:
+    """One ultralytics dataset of the locator kinds found in several data folders.
+
+    A training stage mixes data of several kinds and seeds (table tiles, photo tiles,
+    fresh seeds each session, the same val every time so stages compare): list files
+    of absolute image paths, `train.txt` and `val.txt`, and a `data.yaml` naming them
+    are written into `to` (labels are found beside the images, as ultralytics does).
+    Raises `FileNotFoundError` for a folder without locator data and `ValueError` when
+    the mix has no train or no val images."""
+    splits: dict[str, list[str]] = {"train": [], "val": []}
+    for folder in folders:
+        kinds = [folder / kind for kind in LOCATOR_KINDS if (folder / kind / "data.yaml").is_file()]
+        if not kinds:
+            raise FileNotFoundError(
+                f"{folder}: no locator data (generate --kind {' or '.join(LOCATOR_KINDS)})"
+            )
+        for kind in kinds:
+            for split, images in splits.items():
+                images += sorted(str(p.resolve()) for p in (kind / split / "images").glob("*.jpg"))
+    for split, images in splits.items():
+        if not images:
+            raise ValueError(f"no {split} images in {', '.join(map(str, folders))}")
+    to.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for split, images in splits.items():
+        (to / f"{split}.txt").write_text("\n".join(images) + "\n")
+        lines.append(f"{split}: {(to / f'{split}.txt').resolve()}")
+    lines.append("names:")
+    lines += [f"  {i}: {name}" for i, name in enumerate(CLASS_NAMES)]
+    path = to / "data.yaml"
+    path.write_text("\n".join(lines) + "\n")
     return path
 
 

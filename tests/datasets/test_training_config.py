@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from shanghai.datasets.training import (
     DetectorConfig,
     ReaderConfig,
     _common_args,
     _detector_args,
     _reader_args,
+    mixed_data_yaml,
 )
 
 
@@ -32,3 +35,41 @@ def test_extra_settings_override_the_defaults() -> None:
     assert reader["lr0"] == 0.001 and reader["optimizer"] == "AdamW"
     detector = _detector_args(DetectorConfig(data=Path("d.yaml"), extra={"mosaic": 0.0}))
     assert detector["mosaic"] == 0.0 and detector["close_mosaic"] == 2
+
+
+def _tiles(folder: Path, kind: str, counts: dict[str, int]) -> None:
+    (folder / kind).mkdir(parents=True)
+    (folder / kind / "data.yaml").write_text("train: train/images\n")
+    for split, n in counts.items():
+        images = folder / kind / split / "images"
+        images.mkdir(parents=True)
+        for i in range(n):
+            (images / f"{kind}-{i}.jpg").write_bytes(b"")
+
+
+def test_a_stage_mixes_the_tiles_of_several_data_folders(tmp_path: Path) -> None:
+    """Table tiles with their val, photo tiles of a fresh seed (train only) and the val
+    photo tiles of every stage: one dataset of list files, crops and scenes left out."""
+    _tiles(tmp_path / "train", "tiles", {"train": 3, "val": 2, "test": 1})
+    (tmp_path / "train" / "crops" / "train").mkdir(parents=True)
+    _tiles(tmp_path / "photos", "photo-tiles", {"train": 4})
+    _tiles(tmp_path / "photos_val", "photo-tiles", {"val": 1})
+    folders = [tmp_path / "train", tmp_path / "photos", tmp_path / "photos_val"]
+    data_yaml = mixed_data_yaml(folders, tmp_path / "mix")
+    train = (tmp_path / "mix" / "train.txt").read_text().split()
+    val = (tmp_path / "mix" / "val.txt").read_text().split()
+    assert len(train) == 7 and len(val) == 3
+    assert all(Path(p).is_absolute() and Path(p).is_file() for p in train + val)
+    assert not any("/test/" in p for p in train + val)
+    text = data_yaml.read_text()
+    assert f"train: {(tmp_path / 'mix' / 'train.txt').resolve()}" in text
+    assert "  0: card\n  1: index" in text
+
+
+def test_a_mix_without_locator_data_or_val_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "crops" / "crops" / "train").mkdir(parents=True)
+    with pytest.raises(FileNotFoundError, match="no locator data"):
+        mixed_data_yaml([tmp_path / "crops"], tmp_path / "mix")
+    _tiles(tmp_path / "photos", "photo-tiles", {"train": 2})
+    with pytest.raises(ValueError, match="no val images"):
+        mixed_data_yaml([tmp_path / "photos"], tmp_path / "mix")
