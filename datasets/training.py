@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import importlib.util
 import json
+import os
 import shutil
 import time
 from collections.abc import Callable, Sequence
@@ -182,6 +183,18 @@ def _number(text: str) -> float | str:
         return text
 
 
+def _every_core() -> None:
+    """Let ultralytics train on every core of a CPU.
+
+    It sets PyTorch's threads to one less than the cores (`NUM_THREADS`) when it picks
+    the CPU, and loads data in the training process there (`workers` 0): on this 2-core
+    machine every training so far ran on one thread with the other core idle (load
+    average 1.0). Training is the only thing this process does, so it may have all."""
+    import ultralytics.utils.torch_utils as torch_utils
+
+    torch_utils.NUM_THREADS = max(1, os.cpu_count() or 1)  # type: ignore[attr-defined]
+
+
 def _resume_or_new(
     run: Path, cfg_path: Path, task: str, resume: bool, init_from: Path | None
 ) -> tuple[Any, bool]:
@@ -190,6 +203,7 @@ def _resume_or_new(
     from ultralytics.models import YOLO
 
     _results_without_polars()
+    _every_core()
     last = run / "weights" / "last.pt"
     if resume and last.is_file():
         return YOLO(str(last), task=task), True
