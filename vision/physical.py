@@ -53,12 +53,6 @@ from .snapshot import ScanWarning, SeenCard
 
 __all__ = ["CardIdentifier", "Identification", "shoe_counts"]
 
-SPLIT_OVERLAP = 0.3
-"""Two outlines overlapping at least this much (IoU) may be one card boxed twice, in two
-halves (`_join_split_outlines`)."""
-HALVES_SPAN = 0.92
-"""Across the cut, each half of a card boxed twice spans this much of the two boxes'
-union at least (`_halves`)."""
 FOLD_APART = 0.6
 """A boxless index folds into a same-name card only this many of the card box's long
 sides away from that card's own indices (corners of one card: about 0.9 apart)."""
@@ -75,9 +69,6 @@ class Identification:
     foreign_boxes: tuple[int, ...] = ()
     """Card boxes of cards read but not in this game (reported in `warnings`): read, so
     not unread outlines."""
-    joined_boxes: tuple[int, ...] = ()
-    """Card boxes that were a half of a card boxed twice (`_join_split_outlines`): the
-    card is read, so they are not unread outlines."""
 
 
 def shoe_counts(rules: Rules) -> Counter[Card]:
@@ -138,22 +129,6 @@ def _fold_outlineless(cards: list[SeenCard], boxes: Float32Array, margin: float)
     return kept
 
 
-def _halves(a: Float32Array, b: Float32Array) -> bool:
-    """Whether two boxes are two pieces of one box cut across one axis: across the other
-    they span the same (`HALVES_SPAN` of their union each). Two copies lying shifted
-    both ways, as in a pile, are not."""
-    lo, hi = np.minimum(a[:2], b[:2]), np.maximum(a[2:], b[2:])
-    span = np.maximum(hi - lo, 1e-6)
-    shares = np.minimum((a[2:] - a[:2]) / span, (b[2:] - b[:2]) / span)
-    return bool(shares.max() >= HALVES_SPAN)
-
-
-def _box_iou(a: Float32Array, b: Float32Array) -> float:
-    inter = np.clip(np.minimum(a[2:], b[2:]) - np.maximum(a[:2], b[:2]), 0, None).prod()
-    union = (a[2:] - a[:2]).prod() + (b[2:] - b[:2]).prod() - inter
-    return float(inter / union) if union > 0 else 0.0
-
-
 def _contains(boxes: Float32Array, points: Float32Array, margin: float) -> npt.NDArray[np.bool_]:
     """(P, B) whether point p lies in box b grown by `margin` x the box's shorter side."""
     wh = boxes[:, 2:] - boxes[:, :2]
@@ -212,80 +187,11 @@ class CardIdentifier:
                 continue
             cards.append(self._card(readings, members, boxes, box_id, axis))
         cards = _fold_outlineless(cards, boxes, self.box_margin)
-        cards, joined = self._join_split_outlines(cards, boxes)
         foreign: tuple[int, ...] = ()
         if self.rules is not None:
             cards, foreign, notes = self._check_shoe(cards, self.rules)
             warnings += notes
-        return Identification(tuple(cards), tuple(warnings), ignored, foreign, joined)
-
-    def _join_split_outlines(
-        self, cards: list[SeenCard], boxes: Float32Array
-    ) -> tuple[list[SeenCard], tuple[int, ...]]:
-        """One card the locator boxed twice, in two halves, each half holding one of
-        its corners, is one card (`_split_halves`): on a real webcam photo the big pip
-        of an ace of spades split its face in two and the hand was scored with two aces,
-        without a warning. The card keeps the union of both boxes; the other half is
-        returned so that it is not taken for a card not read.
-
-        Replayed over the eighth model's reads of the scan's 600 validation photos
-        (seed 3101) it changed no outcome; on the 296 real-dev photos
-        (`real_photos.py`) it took that one silent error away (silent 0.7% -> 0.3%)."""
-        kept = list(cards)
-        joined: list[int] = []
-        for first in cards:
-            if first not in kept:
-                continue
-            for second in kept:
-                if second is first or not self._split_halves(first, second, kept, boxes):
-                    continue
-                owner, half = (first, second)
-                if second.confidence > first.confidence:
-                    owner, half = second, first
-                assert owner.box_id is not None and half.box_id is not None
-                a, b = boxes[owner.box_id], boxes[half.box_id]
-                x1, y1 = (float(v) for v in np.minimum(a[:2], b[:2]))
-                x2, y2 = (float(v) for v in np.maximum(a[2:], b[2:]))
-                kept[kept.index(owner)] = replace(
-                    owner, xyxy=(x1, y1, x2, y2), index_xyxy=owner.index_xyxy + half.index_xyxy
-                )
-                kept.remove(half)
-                joined.append(half.box_id)
-                break
-        return kept, tuple(joined)
-
-    def _split_halves(
-        self, first: SeenCard, second: SeenCard, cards: list[SeenCard], boxes: Float32Array
-    ) -> bool:
-        """Whether two reads are one card boxed twice: the same name, one index each,
-        each in an outline of its own; the outlines overlap (`SPLIT_OVERLAP`) as two
-        pieces of one box cut across one axis (`_halves`); and the two indices are the
-        diagonal corners of one card filling their union with no other card's index on
-        its face (`pair_fits`, `min_fill`). Two copies of a card lying shifted in a pile
-        have boxes shifted both ways; shifted along a row, their corners imply a card
-        of another shape."""
-        if first.card != second.card:
-            return False
-        if len(first.index_xyxy) != 1 or len(second.index_xyxy) != 1:
-            return False
-        if first.box_id is None or second.box_id is None or first.box_id == second.box_id:
-            return False
-        a, b = boxes[first.box_id], boxes[second.box_id]
-        if _box_iou(a, b) < SPLIT_OVERLAP or not _halves(a, b):
-            return False
-        union = np.concatenate([np.minimum(a[:2], b[:2]), np.maximum(a[2:], b[2:])])
-        others = [c.index_centers for c in cards if c is not first and c is not second]
-        fits = pair_fits(
-            np.concatenate([first.index_centers, second.index_centers]).astype(np.float64),
-            0,
-            1,
-            union[None, :].astype(np.float64),
-            [0],
-            min_fill=self.min_fill,
-            max_overhang=self.max_overhang,
-            others=np.concatenate(others).astype(np.float64) if others else np.zeros((0, 2)),
-        )
-        return any(f.diagonal for f in fits)
+        return Identification(tuple(cards), tuple(warnings), ignored, foreign)
 
     def _merge_corners(
         self, readings: IndexReadings, boxes: Float32Array, inside: npt.NDArray[np.bool_]

@@ -56,7 +56,7 @@ class Reconstructor:
             grouper=self.grouper,
             role=self.role,
         )
-        unread = unread_boxes(card_boxes, found.cards, found.foreign_boxes + found.joined_boxes)
+        unread = unread_boxes(card_boxes, found.cards, found.foreign_boxes)
         seats, notes = seating.arrange(found.cards, width, height, unread)
         warnings = list(found.warnings) + notes
         if found.ignored_indices:

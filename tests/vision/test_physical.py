@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from mini_table import CARD_H, CARD_W, INDEX_CENTRE
 
 from shanghai.engine.cards import Card
 from shanghai.engine.variant_files import find_variant
@@ -71,53 +70,6 @@ def test_identical_cards_overlapping_in_a_row_stay_separate(mini_table) -> None:
         table.row(["7h", "7h", "7s"], 600, 450, step=20, angle=angle)
         found = CardIdentifier().identify(*table.measure())
         assert _names(found) == ["7h", "7h", "7s"], angle
-
-
-def test_a_card_boxed_twice_in_two_halves_counts_once(mini_table) -> None:  # type: ignore[no-untyped-def]
-    """A real photo of an ace of spades: the locator boxed its face twice, top part and
-    bottom part, each holding one corner; it was scored as two aces. Its two corners
-    fit one card filling the two boxes, so it is one card, and neither half is left
-    over as a card not read."""
-    for cut in (0.3, 0.35):
-        table = mini_table()
-        table.card("As", 600, 450)
-        readings, boxes = table.measure()
-        x1, y1, x2, y2 = boxes[0]
-        height = y2 - y1
-        halves = np.array(
-            [[x1, y1, x2, y1 + (1 - cut) * height], [x1, y1 + cut * height, x2, y2]], np.float32
-        )
-        found = CardIdentifier().identify(readings, halves)
-        assert _names(found) == ["As"], cut
-        assert len(found.cards[0].index_xyxy) == 2
-        assert found.cards[0].xyxy == pytest.approx((x1, y1, x2, y2))
-        assert len(found.joined_boxes) == 1
-
-
-def test_copies_lying_shifted_stay_two_when_one_index_of_each_shows(mini_table) -> None:  # type: ignore[no-untyped-def]
-    """Two copies, the second lying on the first shifted down a pile or along a row,
-    with the top copy's near corner not read: the two corners left (the first copy's
-    top-left, the second's bottom-right) and the two overlapping boxes look like one
-    card boxed twice, but the boxes are shifted both ways or the corners imply a card
-    of another shape, so the copies stay two."""
-    for dx, dy in ((0.2, 0.2), (0.15, 0.25), (0.25, 0.0), (0.3, 0.0), (0.0, 0.3)):
-        table = mini_table()
-        table.card("As", 600, 450)
-        x, y = 600 + dx * CARD_W * table.scale, 450 + dy * CARD_H * table.scale
-        table.card("As", x, y)
-        readings, boxes = table.measure()
-        near = np.array(
-            [
-                x - (CARD_W / 2 - INDEX_CENTRE[0]) * table.scale,
-                y - (CARD_H / 2 - INDEX_CENTRE[1]) * table.scale,
-            ]
-        )
-        keep = np.hypot(*(readings.centers - near).T) > 3
-        assert keep.sum() == 2, (dx, dy)
-        names = tuple(n for n, k in zip(readings.names, keep, strict=True) if k)
-        unread_near = IndexReadings(readings.xyxy[keep], names, readings.confidence[keep])
-        found = CardIdentifier().identify(unread_near, boxes)
-        assert _names(found) == ["As", "As"], (dx, dy)
 
 
 def test_copies_beyond_the_shoe_are_reported(mini_table) -> None:  # type: ignore[no-untyped-def]
