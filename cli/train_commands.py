@@ -12,7 +12,8 @@ from the shipped weights, as the model card's ledger records them):
     shanghai train detector --data data/train data/photos171 data/photos132 \
         --det-init models/cards-detector.pt --det-width 0.25 --hours 1.5 \
         --det-optimizer AdamW --det-lr0 0.0008 --det-warmup 0.1
- Runs live under `--runs` and resume from their last epoch with `--resume`; `--hours`
+
+Runs live under `--runs` and resume from their last epoch with `--resume`; `--hours`
 fits the epochs (and the learning-rate schedule) into a wall-clock budget.
 `train widen --detector X.pt --width W --to Y.pt` makes a wider locator that computes
 what X computes (`datasets.widen`), to go on training with `--det-init Y.pt`.
