@@ -9,9 +9,9 @@
 `--to`. `train detector` takes several data folders and mixes them (a stage going on
 from the shipped weights, as the model card's ledger records them):
 
-    shanghai train detector --data data/train data/photos171 data/photos132 \
-        --det-init models/cards-detector.pt --det-width 0.25 --hours 1.5 \
-        --det-optimizer AdamW --det-lr0 0.0008 --det-warmup 0.1
+    shanghai train detector --data data/train data/photos171 data/photos132
+        --det-init models/cards-detector.pt --det-width 0.25 --hours 1.5
+        --det-optimizer AdamW --det-lr0 0.0008 --det-warmup 0.1   (one command line)
 
 Runs live under `--runs` and resume from their last epoch with `--resume`; `--hours`
 fits the epochs (and the learning-rate schedule) into a wall-clock budget.
