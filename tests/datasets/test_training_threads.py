@@ -27,7 +27,8 @@ def test_choosing_the_cpu_gives_pytorch_every_core() -> None:
     cores = os.cpu_count() or 1
     saved = torch_utils.NUM_THREADS, torch.get_num_threads()
     try:
-        torch_utils.select_device("cpu", verbose=False)
+        torch_utils.NUM_THREADS = max(1, min(8, cores - 1))  # ultralytics' own choice
+        torch_utils.select_device("cpu", verbose=False)  # (an earlier training changed it)
         assert torch.get_num_threads() == max(1, min(8, cores - 1))
         _every_core()
         torch_utils.select_device("cpu", verbose=False)
