@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 from collections import Counter
 from collections.abc import Callable, Iterator
 from importlib import resources
@@ -29,7 +30,6 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
-from hypothesis.errors import FlakyStrategyDefinition
 from schemathesis.checks import not_a_server_error
 from schemathesis.config import SchemathesisConfig
 from schemathesis.python.asgi import ASGIClient
@@ -40,11 +40,16 @@ from schemathesis.specs.openapi.checks import (
     response_schema_conformance,
     status_code_conformance,
 )
+from sqlalchemy import text
 
 from shanghai.engine.variant_files import BUILTIN_VARIANTS
 from shanghai.server.app import create_app
+from shanghai.server.deck_drafts import DRAFTS_FOLDER
+from shanghai.server.deck_jobs import TeachDecks
+from shanghai.server.models import Base
 from shanghai.server.scanning import UnavailableScanner
 from shanghai.server.settings import Settings
+from shanghai.vision.deck_store import decks_dir
 
 GameMaker = Callable[..., int]
 ScanSetter = Callable[..., list[tuple[int, int]]]
@@ -54,8 +59,6 @@ EXAMPLES = int(os.environ.get("SHANGHAI_FUZZ_EXAMPLES", "50"))
 STEPS = int(os.environ.get("SHANGHAI_FUZZ_STEPS", "25"))
 BASE_URL = "http://testserver"
 SEED = int(os.environ.get("SHANGHAI_FUZZ_SEED", "18"))
-RETRIES = 3
-"""Runs of the scenarios again after hypothesis finds its own choices inconsistent."""
 
 CHECKS = [
     not_a_server_error,
@@ -130,47 +133,94 @@ def _report(pytestconfig: pytest.Config) -> Iterator[None]:
         Path(REPORT).write_text(json.dumps(dict(sorted(CASES.items())), indent=1) + "\n")
 
 
+Seeder = Callable[[], None]
+
+
 @pytest.fixture
 def seeded(
+    app: FastAPI,
+    settings: Settings,
     client: TestClient,
     make_game: GameMaker,
     fake_scanner: ScanSetter,
     photo: bytes,
     settings_dir: Path,
-) -> None:
+) -> Seeder:
     """Ids the fuzzer's small numbers hit: game 1 (Shanghai: round 1 scored, round 2 in
     play with a buy and a scan, id 1), game 2 (played to a target), game 3 (an uploaded
-    house-rule file); a house-rule file by name (`ours`). Scans read a fixed table."""
-    (settings_dir / "ours.toml").write_text('extends = "shanghai"\nname = "ours"\n')
-    fake_scanner(["7h", "Kd"])
-    game = make_game()
-    for seat, cards in enumerate(("7h Kd", "", "JK 2c")):
-        hand = {"player": seat, "cards": cards}
-        assert client.post(f"/api/games/{game}/rounds/1/hands", json=hand).status_code == 201
-    assert client.post(f"/api/games/{game}/rounds/2/buys", json={"player": 2}).status_code == 201
-    scan = client.post(
-        f"/api/games/{game}/rounds/2/scans",
-        data={"player": "0"},
-        files={"image": ("a.jpg", photo, "image/jpeg")},
-    )
-    assert scan.status_code == 201, scan.text
-    make_game(variant="manipulation", target_score=50)
-    make_game(variant=None, variant_toml='extends = "shanghai"\nname = "house"\n')
+    house-rule file); a house-rule file by name (`ours`). Scans read a fixed table.
+    Seeded once here; the returned function empties the app and seeds it again (each
+    stateful scenario starts from it)."""
+
+    def seed() -> None:
+        (settings_dir / "ours.toml").write_text('extends = "shanghai"\nname = "ours"\n')
+        fake_scanner(["7h", "Kd"])
+        game = make_game()
+        for seat, cards in enumerate(("7h Kd", "", "JK 2c")):
+            hand = {"player": seat, "cards": cards}
+            assert client.post(f"/api/games/{game}/rounds/1/hands", json=hand).status_code == 201
+        buy = client.post(f"/api/games/{game}/rounds/2/buys", json={"player": 2})
+        assert buy.status_code == 201, buy.text
+        scan = client.post(
+            f"/api/games/{game}/rounds/2/scans",
+            data={"player": "0"},
+            files={"image": ("a.jpg", photo, "image/jpeg")},
+        )
+        assert scan.status_code == 201, scan.text
+        make_game(variant="manipulation", target_score=50)
+        make_game(variant=None, variant_toml='extends = "shanghai"\nname = "house"\n')
+
+    def reseed() -> None:
+        _empty(app, settings)
+        seed()
+
+    seed()
+    return reseed
+
+
+def _empty(app: FastAPI, settings: Settings) -> None:
+    """The app as a fresh start finds it: no rows (ids count from 1 again), no decks or
+    deck drafts, no house-rule files. Without this a stateful scenario met the games,
+    decks and files earlier scenarios had made, so a request hypothesis replays could be
+    answered otherwise and it gave up on its own choices (FlakyStrategyDefinition)."""
+    engine = app.state.database.engine
+    tables = Base.metadata.sorted_tables
+    with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            names = ", ".join(f'"{table.name}"' for table in tables)
+            connection.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+        else:
+            for table in reversed(tables):
+                connection.execute(table.delete())
+            counters = "SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'"
+            if connection.execute(text(counters)).first():
+                connection.execute(text("DELETE FROM sqlite_sequence"))
+    for folder in (decks_dir(settings.data_dir), settings.data_dir / DRAFTS_FOLDER):
+        shutil.rmtree(folder, ignore_errors=True)
+    if settings.variants_dir is not None:
+        for path in Path(settings.variants_dir).glob("*"):
+            path.unlink()
+    app.state.decks = TeachDecks.open(settings)
 
 
 @SCHEMA.parametrize()
 @SETTINGS
-def test_every_operation(case: Any, session: ASGIClient, seeded: None, count: Counted) -> None:
+def test_every_operation(case: Any, session: ASGIClient, seeded: Seeder, count: Counted) -> None:
     response = case.call(session=session, base_url=BASE_URL)
     count(case.operation.label, response.status_code)
     case.validate_response(response, checks=CHECKS)
 
 
-def test_stateful_scenarios(session: ASGIClient, seeded: None, count: Counted) -> None:
+def test_stateful_scenarios(session: ASGIClient, seeded: Seeder, count: Counted) -> None:
     """Chains of requests, each taking ids from an earlier answer (create or list games,
-    then act on one); schemathesis infers the links from parameter and field names."""
+    then act on one); schemathesis infers the links from parameter and field names.
+    Each scenario starts from the seeded app, so a request replayed meets the same
+    state."""
 
     class Scenario(SCHEMA.as_state_machine()):  # type: ignore[misc]
+        def setup(self) -> None:
+            seeded()
+
         def call(self, case: Any, **kwargs: Any) -> Any:
             response = case.call(session=session, base_url=BASE_URL)
             count(case.operation.label, response.status_code)
@@ -180,26 +230,7 @@ def test_stateful_scenarios(session: ASGIClient, seeded: None, count: Counted) -
             case.validate_response(response, checks=CHECKS)
 
     settings = hypothesis_settings(SETTINGS, max_examples=STEPS, stateful_step_count=10)
-    for attempt in range(RETRIES + 1):
-        try:
-            Scenario.run(settings=settings)
-            return
-        except FlakyStrategyDefinition:
-            # Not a finding about the app: hypothesis saw a request it had made before in
-            # a scenario answered otherwise (the app's state carries over from scenario to
-            # scenario, so a repeated request meets other games, buys and decks), and the
-            # next choices differ. Seen under heavy load in full runs (once, then twice in
-            # a row on both databases with the same derandomized stream), never alone: run
-            # the scenarios again from the state reached, on a fresh random stream (what
-            # hypothesis then finds, it prints with the seed to reproduce it). A 5xx or an
-            # answer off its schema fails as before.
-            if attempt == RETRIES:
-                # Still no verdict about the app (a 5xx or an answer off its schema
-                # fails above, whatever the attempt): the scenarios that ran were
-                # checked. Seen in a CI check of 2026-11-27 on an idle machine, all four
-                # attempts. Resetting the app's state per scenario is the real fix.
-                pytest.skip(f"hypothesis found its own choices inconsistent {RETRIES + 1} times")
-            settings = hypothesis_settings(settings, derandomize=False)
+    Scenario.run(settings=settings)
 
 
 NUMBER = re.compile(r"\d+")
