@@ -8,7 +8,13 @@ import pytest
 
 from shanghai.datasets.camera import Camera, sample_camera
 from shanghai.datasets.decks import code_looks
-from shanghai.datasets.labels import CardLabel, visible_fraction, yolo_lines
+from shanghai.datasets.labels import (
+    CARD_VISIBLE_MIN,
+    CardLabel,
+    measure_labels,
+    visible_fraction,
+    yolo_lines,
+)
 from shanghai.datasets.layouts import Layout, Placement, TableDecks, sample_layout
 from shanghai.datasets.scene import Rendered, render_scene
 from shanghai.engine.cards import Card
@@ -72,6 +78,29 @@ def test_visible_fraction_counts_cover_and_frame_edge() -> None:
     off_frame = square + np.array([70.0, 0.0])  # x from 90 to 130: three quarters outside
     mask[:, :] = 7
     assert visible_fraction(off_frame, mask, 7) == pytest.approx(0.25, abs=0.06)
+
+
+@pytest.mark.parametrize(("rows", "boxed"), [(6, True), (1, False)])
+def test_a_card_showing_only_an_edge_is_a_card_a_hairline_is_not(rows: int, boxed: bool) -> None:
+    """A card under another in a loose pile showing a tenth of itself is labelled a card
+    (so the locator learns to find it and the scan can say a card was not read); an edge
+    of one pixel row in sixty is not."""
+    quad = np.array([[20, 20], [60, 20], [60, 80], [20, 80]], np.float64)  # 40 x 60 px
+    mask = np.zeros((100, 100), np.int32)
+    mask[20:80, 20:60] = 2  # the top card covers the one under it ...
+    mask[20 : 20 + rows, 20:60] = 1  # ... all but its top `rows` rows
+    placements = [_card("7h", 0, 0), _card("Kc", 0, 0)]
+    labels = measure_labels(
+        placements, [quad, quad], [[], []], mask, np.zeros((100, 100, 3), np.uint8)
+    )
+    under = _by_card(labels, "7h")
+    assert under.visible == pytest.approx(rows / 60, abs=0.02)
+    assert (under.visible >= CARD_VISIBLE_MIN) is boxed
+    if boxed:
+        assert under.box_xyxy == (20, 20, 60, 20 + rows)
+    else:
+        assert under.box_xyxy is None
+    assert _by_card(labels, "Kc").box_xyxy == (20, 20 + rows, 60, 80)
 
 
 def test_an_index_under_another_card_is_hidden_and_not_labelled() -> None:
