@@ -13,6 +13,8 @@ the whole cards around it) reaches over its own box and not over the neighbour's
 - `lone_fits`: one index and a box: the best pose near the local direction; the
   cost is the box's overhang plus a penalty for turning away from that direction.
 - `prior_axes`: that local direction, from the cards already placed.
+- `along_one_side`: two lone indices as the two corners of one side of a four-index
+  card whose outline was never found.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ __all__ = [
     "Fit",
     "PairFit",
     "QuadFit",
+    "along_one_side",
     "lone_fits",
     "pair_fits",
     "prior_axes",
@@ -69,6 +72,18 @@ TURN_PENALTY = 0.1
 """Cost (in card lengths of overhang) of turning `TURN_PENALTY_PER_DEG` away from the
 local direction."""
 TURN_PENALTY_PER_DEG = 30.0
+SIDE_SPAN = (0.5, 0.92)
+"""Two corners along one long side of a four-index card lie this share of its length
+apart, centre to centre, the length being the long side of the photo's card outlines:
+0.70 for a poker card with 20 x 9 mm indices 13 mm from its ends, 0.58 when its outline
+is the box of the card turned 25 degrees (1.2 times longer), 0.74-0.87 on the generated
+decks. On the scan's validation photos (seed 3101) each pair this test took was one
+card; two copies lay nearer or further (0.27, 1.64)."""
+SIDE_TURN_DEG = 30.0
+"""... and the line between them runs along the indices' own long side (rank above
+suit runs down the card) within this angle: copies side by side in a row lie across it."""
+SQUARE_INDEX = 1.15
+"""An index box less elongated than this (a card turned near 45 degrees) tells no axis."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,6 +293,27 @@ def twin_pairs(
         if np.any(same_way & near & other):
             out.add(keys[i])
     return out
+
+
+def along_one_side(a_xyxy: Sequence[float], b_xyxy: Sequence[float], length: float) -> bool:
+    """Whether two index boxes of one name can be the two corners of one long side of a
+    four-index card `length` pixels long: a fan or a row covers each card but a strip
+    along one side, and on a four-index deck that strip shows the card's index twice,
+    the lower one upside down. When the strip's outline is not found, nothing else ties
+    the two together, and they were counted as two cards. Two copies of a card lie so
+    only when laid end to end."""
+    a = np.asarray(a_xyxy, dtype=np.float64)
+    b = np.asarray(b_xyxy, dtype=np.float64)
+    wide = (a[2] - a[0]) + (b[2] - b[0])
+    tall = (a[3] - a[1]) + (b[3] - b[1])
+    if max(wide, tall) < SQUARE_INDEX * min(wide, tall) or length <= 0:
+        return False
+    dx = abs((a[0] + a[2]) - (b[0] + b[2])) / 2
+    dy = abs((a[1] + a[3]) - (b[1] + b[3])) / 2
+    along, across = (dy, dx) if tall >= wide else (dx, dy)
+    span = float(np.hypot(dx, dy)) / length
+    turned = float(np.degrees(np.arctan2(across, along)))
+    return SIDE_SPAN[0] <= span <= SIDE_SPAN[1] and turned <= SIDE_TURN_DEG
 
 
 def prior_axes(

@@ -10,8 +10,11 @@ same face on the table more than once. The rules, in order:
    four-index card, two along a long side, with a twin pair beside them, their card
    holding the box (`max_overhang`). Failing a fit, same-name indices that are the only
    indices of one outline, and lie in no other, are one card too (the outline decides,
-   not the distance). Two copies of a card from two decks never pass this: in a row
-   the cards between them lie on the face; loose, they lie in two different boxes.
+   not the distance); and two same-name indices that no outline took, lying as the
+   two corners of one long side of a four-index card (`card_fit.along_one_side`), are
+   the strip a fan leaves of that card. Two copies of a card from two decks never
+   pass this: in a row the cards between them lie on the face; loose, they lie in two
+   different boxes, or beside each other, not a card's side apart.
 2. **Copies stay copies.** Everything not merged is its own card, so two 7h are two.
    A card showing one index gets the box its pose fits (`card_fit.lone_fits`, turned
    near the whole cards around it), the assignment of least total cost over all of
@@ -42,6 +45,7 @@ from .assignment import assign
 from .card_fit import (
     PairFit,
     QuadFit,
+    along_one_side,
     lone_fits,
     pair_fits,
     prior_axes,
@@ -129,6 +133,47 @@ def _fold_outlineless(cards: list[SeenCard], boxes: Float32Array, margin: float)
     return kept
 
 
+def _fold_side_pairs(cards: list[SeenCard], boxes: Float32Array) -> list[SeenCard]:
+    """Two cards of one name, each one index and no outline, that lie as the two corners
+    of one side of a four-index card are that card (`card_fit.along_one_side`, the card's
+    length the median of the photo's outlines that hold a read card): a fan of such a
+    deck shows each covered card's index twice down its strip, and when the locator
+    misses the strip's outline both reads stood as cards, doubling its points without a
+    word (two of the silent errors on the validation photos). With no outline to tell
+    the cards' size, nothing merges. The nearest pairs merge first; each card once."""
+    held = [c.box_id for c in cards if c.box_id is not None]
+    if not held:
+        return cards
+    length = float(np.median((boxes[held, 2:] - boxes[held, :2]).max(axis=1)))
+    lone = [i for i, c in enumerate(cards) if c.box_id is None and len(c.index_xyxy) == 1]
+    pairs = [
+        (float(np.hypot(*(cards[i].index_centers[0] - cards[j].index_centers[0]))), i, j)
+        for n, i in enumerate(lone)
+        for j in lone[n + 1 :]
+        if cards[i].card == cards[j].card
+        and along_one_side(cards[i].index_xyxy[0], cards[j].index_xyxy[0], length)
+    ]
+    merged: dict[int, SeenCard] = {}
+    gone: set[int] = set()
+    for _, i, j in sorted(pairs):
+        if i in gone or j in gone or i in merged or j in merged:
+            continue
+        a, b = cards[i], cards[j]
+        boxes = np.asarray(a.index_xyxy + b.index_xyxy, dtype=np.float32)
+        x1, y1 = (float(v) for v in boxes[:, :2].min(axis=0))
+        x2, y2 = (float(v) for v in boxes[:, 2:].max(axis=0))
+        readings = [r for r in (a.reading, b.reading) if r is not None]
+        merged[i] = replace(
+            a,
+            confidence=max(a.confidence, b.confidence),
+            reading=max(readings) if readings else None,
+            xyxy=(x1, y1, x2, y2),
+            index_xyxy=a.index_xyxy + b.index_xyxy,
+        )
+        gone.add(j)
+    return [merged.get(i, c) for i, c in enumerate(cards) if i not in gone]
+
+
 def _contains(boxes: Float32Array, points: Float32Array, margin: float) -> npt.NDArray[np.bool_]:
     """(P, B) whether point p lies in box b grown by `margin` x the box's shorter side."""
     wh = boxes[:, 2:] - boxes[:, :2]
@@ -186,7 +231,7 @@ class CardIdentifier:
                 ignored += len(members)
                 continue
             cards.append(self._card(readings, members, boxes, box_id, axis))
-        cards = _fold_outlineless(cards, boxes, self.box_margin)
+        cards = _fold_side_pairs(_fold_outlineless(cards, boxes, self.box_margin), boxes)
         foreign: tuple[int, ...] = ()
         if self.rules is not None:
             cards, foreign, notes = self._check_shoe(cards, self.rules)

@@ -7,7 +7,12 @@ import pytest
 
 from shanghai.engine.cards import Card
 from shanghai.engine.variant_files import find_variant
-from shanghai.vision.physical import CardIdentifier, _fold_outlineless, shoe_counts
+from shanghai.vision.physical import (
+    CardIdentifier,
+    _fold_outlineless,
+    _fold_side_pairs,
+    shoe_counts,
+)
 from shanghai.vision.readings import IndexReadings
 from shanghai.vision.snapshot import SeenCard
 
@@ -54,6 +59,56 @@ def test_a_far_corner_without_an_outline_is_the_same_card() -> None:
     folded = _fold_outlineless([owner, far], box, 0.08)
     assert len(folded) == 1 and len(folded[0].index_xyxy) == 2
     assert len(_fold_outlineless([owner, near], box, 0.08)) == 2
+
+
+def _lone(name: str, x: float, y: float, w: float = 9.0, h: float = 20.0) -> SeenCard:
+    """A card read from one index centred at (x, y), no outline of its own."""
+    box = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+    return SeenCard(Card.parse(name), 0.9, box, index_xyxy=(box,))
+
+
+def test_two_indices_down_one_side_of_a_card_without_an_outline_are_one_card() -> None:
+    """A fan of a four-index deck shows each covered card's index at both ends of its
+    strip; with the strip's outline missed, the two reads are one card, not two (a
+    doubled 8d was scored without a warning). The card's size comes from the photo's
+    outlines (here one 63 x 88 card box held by another card)."""
+    outline = np.array([[300, 100, 363, 188]], np.float32)
+    owner = SeenCard(
+        Card.parse("4s"), 0.9, (300, 100, 363, 188), index_xyxy=((302, 104, 311, 124),), box_id=0
+    )
+    top, bottom = _lone("8d", 120, 113), _lone("8d", 121, 175)  # 62 px apart: 0.70 of 88
+    folded = _fold_side_pairs([owner, top, bottom], outline)
+    assert sorted(str(c.card) for c in folded) == ["4s", "8d"]
+    assert len(next(c for c in folded if str(c.card) == "8d").index_xyxy) == 2
+
+
+def test_copies_beside_each_other_or_end_to_end_stay_two() -> None:
+    """Two copies side by side in a row lie across the indices' long side, and copies
+    laid end to end lie a whole card or more apart: neither is a card's side. Without
+    any outline in the photo, the card's size is unknown and nothing merges."""
+    outline = np.array([[300, 100, 363, 188]], np.float32)
+    owner = SeenCard(
+        Card.parse("4s"), 0.9, (300, 100, 363, 188), index_xyxy=((302, 104, 311, 124),), box_id=0
+    )
+    across = [owner, _lone("8d", 120, 113), _lone("8d", 182, 113)]
+    end_to_end = [owner, _lone("8d", 120, 113), _lone("8d", 120, 213)]
+    assert len(_fold_side_pairs(across, outline)) == 3
+    assert len(_fold_side_pairs(end_to_end, outline)) == 3
+    alone = [_lone("8d", 120, 113), _lone("8d", 121, 175)]
+    assert len(_fold_side_pairs(alone, np.zeros((0, 4), np.float32))) == 2
+
+
+def test_a_turned_four_index_strip_whose_outline_was_missed_counts_once(mini_table) -> None:  # type: ignore[no-untyped-def]
+    """A turned row of four-index cards where the locator took the first two strips as
+    one outline: the first card's two indices, left without an outline, are one 5d."""
+    table = mini_table(four_index=True)
+    table.row(["5d", "6d", "7d", "8d"], 600, 450, step=22, angle=20.0)
+    readings, boxes = table.measure()
+    joined = np.concatenate(
+        [np.minimum(boxes[0, :2], boxes[1, :2]), np.maximum(boxes[0, 2:], boxes[1, 2:])]
+    )
+    found = CardIdentifier().identify(readings, np.vstack([joined[None], boxes[2:]]))
+    assert [str(c.card) for c in found.cards].count("5d") == 1
 
 
 def test_two_identical_cards_stay_two(mini_table) -> None:  # type: ignore[no-untyped-def]
