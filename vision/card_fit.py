@@ -66,6 +66,8 @@ TWIN_REACH = 0.8
 QUAD_TOLERANCE = 0.1
 """Four corners of one card: the midpoints of their diagonals within this share of
 the diagonals' length."""
+QUAD_MIN_ASPECT = 0.45
+"""... and their short side at least this share of their long side."""
 TURN_LIMIT_DEG = 60.0
 TURN_STEP_DEG = 7.5
 TURN_PENALTY = 0.1
@@ -255,6 +257,8 @@ def quad_fits(
         (a, b), (c, d) = best[1], best[2]
         sides = sorted([pts[c] - pts[a], pts[d] - pts[a]], key=lambda v: -float(np.hypot(*v)))
         long_side = sides[0]
+        if float(np.hypot(*sides[1])) < QUAD_MIN_ASPECT * float(np.hypot(*sides[0])):
+            continue
         if float(np.hypot(*sides[0])) < 1.2 * float(np.hypot(*sides[1])):
             held = index_boxes[list(combo)]
             long_side = min(sides, key=lambda v: _upright_share(held, v / np.hypot(*v)))

@@ -47,6 +47,9 @@ from .snapshot import SeenCard
 
 __all__ = ["GAP_STEPS", "CardRow", "RowGrouper", "card_length", "row_gaps"]
 
+WHOLE_CORNERS = 3
+"""A card with this many indices read is a four-index card seen whole (a covered card
+shows at most the two of one side; the fourth corner of a whole one is often unread)."""
 GAP_STEPS = 1.8
 """A step between two neighbours of a row this many times the row's shortest step is a
 gap where a card may lie unseen (a card missed with no outline of its own, e.g. under a
@@ -265,7 +268,7 @@ def _split_after_whole(cards: Sequence[SeenCard], row: CardRow) -> list[CardRow]
     starts under its trailing corners, which four-index decks print too, so the
     indices link across the gap. A row of two-index cards never joins that way (the
     trailing corner is the bottom one, a card's length from the next meld's index)."""
-    whole = [len(cards[m].index_xyxy) >= 4 for m in row.members]
+    whole = [len(cards[m].index_xyxy) >= WHOLE_CORNERS for m in row.members]
     cuts = [
         k + 1
         for k in range(1, len(whole) - 1)

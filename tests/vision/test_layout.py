@@ -10,6 +10,7 @@ from shanghai.engine.cards import parse_cards
 from shanghai.engine.variant_files import find_variant
 from shanghai.vision.layout import RowGrouper, row_gaps
 from shanghai.vision.physical import CardIdentifier
+from shanghai.vision.readings import IndexReadings
 from shanghai.vision.reconstruct import Reconstructor
 from shanghai.vision.seating import Seating
 from shanghai.vision.zones import SeatZone, ZoneConfig, facing_sector
@@ -190,6 +191,37 @@ def test_four_index_melds_side_by_side_stay_apart(mini_table, angle) -> None:  #
     table.row(["3c", "4c", "5c"], *_turned(500 + 90 * 1.5, 450, angle), step=18, angle=angle)
     snapshot = Reconstructor(RULES, role="melds")(*table.measure(), table.width, table.height)
     assert sorted(_melds(snapshot)) == ["3c 4c 5c", "9s 9d 9c"]
+
+
+@pytest.mark.parametrize("angle", [0.0, 60.0, 180.0])
+def test_a_whole_card_with_a_corner_unread_still_ends_its_meld(mini_table, angle) -> None:  # type: ignore[no-untyped-def]
+    """The whole four-index card ending a meld, one of its four corners not read (glare,
+    blur): three read corners still say it is seen whole (a covered card shows two),
+    so the next meld laid close beside it stays apart."""
+    table = mini_table(four_index=True)
+    table.row(["9s", "9d", "9c"], *_turned(500, 450, angle), step=18, angle=angle)
+    table.row(["3c", "4c", "5c"], *_turned(500 + 96 * 1.5, 450, angle), step=18, angle=angle)
+    readings, boxes = table.measure()
+    last = [i for i, name in enumerate(readings.names) if name == "9c"]
+    assert len(last) == 4
+    keep = [i for i in range(len(readings)) if i != last[0]]
+    fewer = IndexReadings(
+        readings.xyxy[keep],
+        tuple(readings.names[i] for i in keep),
+        readings.confidence[keep],
+    )
+    snapshot = Reconstructor(RULES, role="melds")(fewer, boxes, table.width, table.height)
+    assert sorted(_melds(snapshot)) == ["3c 4c 5c", "9s 9d 9c"]
+
+
+@pytest.mark.parametrize("angle", [0.0, 60.0, 180.0])
+def test_two_copies_side_by_side_in_a_four_index_set_stay_two(mini_table, angle) -> None:  # type: ignore[no-untyped-def]
+    """A set of Qc Qc Qs from two decks: the two Qc strips show four Qc indices in a
+    parallelogram, but one three times taller than wide is two strips, not a card."""
+    table = mini_table(four_index=True)
+    table.row(["Qc", "Qc", "Qs"], *_turned(600, 450, angle), step=18, angle=angle)
+    snapshot = Reconstructor(RULES, role="melds")(*table.measure(), table.width, table.height)
+    assert _melds(snapshot) == ["Qc Qc Qs"]
 
 
 @pytest.mark.parametrize("angle", [0.0, 60.0, 180.0, 250.0])
