@@ -46,6 +46,7 @@ from .card_fit import (
     PairFit,
     QuadFit,
     along_one_side,
+    card_shaped,
     lone_fits,
     pair_fits,
     prior_axes,
@@ -359,6 +360,8 @@ class CardIdentifier:
             merged = groups.members[ra] + groups.members[rb]
             if len(merged) > self.max_corners or not self._spread_ok(centers, merged, fit.length):
                 continue
+            if len(merged) == 4 and not card_shaped(centers[merged]):
+                continue  # two strips of copies side by side, not one card's corners
             kept = group_fit.get(ra) or group_fit.get(rb) or fit
             groups.union(ra, rb)
             group_fit.pop(ra, None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from shanghai.engine.cards import parse_cards
@@ -222,6 +223,21 @@ def test_two_copies_side_by_side_in_a_four_index_set_stay_two(mini_table, angle)
     table.row(["Qc", "Qc", "Qs"], *_turned(600, 450, angle), step=18, angle=angle)
     snapshot = Reconstructor(RULES, role="melds")(*table.measure(), table.width, table.height)
     assert _melds(snapshot) == ["Qc Qc Qs"]
+
+
+@pytest.mark.parametrize("angle", [0.0, 180.0])
+def test_copies_whose_strips_share_one_outline_stay_two(mini_table, angle) -> None:  # type: ignore[no-untyped-def]
+    """The locator boxes two spread Qh strips of a four-index row as one outline, about
+    a card's size: a diagonal of it fits one card, and the strips' side pairs would
+    join it, but four corners twice as tall as wide are not one card's."""
+    table = mini_table(four_index=True)
+    table.row(["Qh", "Qh", "Ac"], *_turned(600, 450, angle), step=24, angle=angle)
+    readings, boxes = table.measure()
+    joined = np.concatenate(
+        [np.minimum(boxes[0, :2], boxes[1, :2]), np.maximum(boxes[0, 2:], boxes[1, 2:])]
+    )
+    found = CardIdentifier().identify(readings, np.vstack([joined[None], boxes[2:]]))
+    assert sorted(str(c.card) for c in found.cards) == ["Ac", "Qh", "Qh"]
 
 
 @pytest.mark.parametrize("angle", [0.0, 60.0, 180.0, 250.0])
