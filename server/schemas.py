@@ -504,8 +504,9 @@ class DetectedCardPublic(BaseModel):
 
 class ScanWarningPublic(BaseModel):
     """What a person must check before a scan counts; `code` is stable (`unread`,
-    `unsure`, `excess`, `not-in-play`, `joker`, `corner`, `gap`, `loose`, `dark`,
-    `blurred`, `small`, `no-cards`, `ignored`, `outside`), `message` says what to do."""
+    `unsure`, `excess`, `not-in-play`, `joker`, `corner`, `gap`, `joined`, `loose`,
+    `dark`, `blurred`, `small`, `no-cards`, `ignored`, `outside`), `message` says what to
+    do."""
 
     code: str
     message: str

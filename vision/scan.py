@@ -37,7 +37,14 @@ from .pipeline import CardPipeline, FrameReader, FrameReads
 from .reconstruct import Reconstructor
 from .regions import Reread
 from .regions import reread as regional_read
-from .snapshot import PhotoKind, ScanWarning, SeatSnapshot, SeenCard, TableSnapshot
+from .snapshot import (
+    PhotoKind,
+    ScanWarning,
+    SeatSnapshot,
+    SeenCard,
+    TableSnapshot,
+    meld_verdict,
+)
 from .zones import ZoneConfig
 
 __all__ = ["FrameReader", "PhotoKind", "PhotoScanner", "ScanInputError"]
@@ -185,6 +192,17 @@ class PhotoScanner:
                     )
                 )
                 unread = unread + corners
+        for meld, cut in _joined_melds(snapshot):
+            head = " ".join(str(cards[i].card) for i in meld[:cut])
+            tail = " ".join(str(cards[i].card) for i in meld[cut:])
+            warnings.append(
+                ScanWarning(
+                    "joined",
+                    f"{head} | {tail} may be two melds laid close together (each is legal "
+                    "alone, together they are not): check how they lie",
+                    meld,
+                )
+            )
         if snapshot.loose and snapshot.kind is PhotoKind.LAY_DOWN:
             names = " ".join(str(cards[i].card) for i in snapshot.loose)
             warnings.append(
@@ -209,6 +227,30 @@ class PhotoScanner:
         if not cards and not snapshot.unread:
             warnings.append(ScanWarning("no-cards", "no card found in the photo"))
         return replace(snapshot, cards=cards, warnings=tuple(warnings), unread=unread)
+
+
+def _joined_melds(snapshot: TableSnapshot) -> list[tuple[tuple[int, ...], int]]:
+    """Melds of a lay-down photo that are not legal as read but split into two legal
+    melds at one place: (the meld, where it splits). Two melds laid close can read as
+    one row, and the verdict "not legal" on a legal lay-down was given without a word
+    (a heart run A-4 laid against a run 6-9, validation photos). The split is said, not
+    made: a player may have laid one row that is really not legal."""
+    if snapshot.kind is not PhotoKind.LAY_DOWN or snapshot.rules is None:
+        return []
+    found = []
+    for seat in snapshot.seats:
+        for meld, verdict in zip(seat.melds, snapshot.meld_verdicts(seat), strict=True):
+            if verdict.valid:
+                continue
+            names = [snapshot.cards[i].card for i in meld]
+            for cut in range(2, len(meld) - 1):
+                if (
+                    meld_verdict(names[:cut], snapshot.rules).valid
+                    and meld_verdict(names[cut:], snapshot.rules).valid
+                ):
+                    found.append((meld, cut))
+                    break
+    return found
 
 
 def _count(n: int, noun: str) -> str:
