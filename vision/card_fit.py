@@ -256,7 +256,7 @@ def quad_fits(
             continue
         _, sides = shape
         long_side = sides[0]
-        if float(np.hypot(*sides[1])) < QUAD_MIN_ASPECT * float(np.hypot(*sides[0])):
+        if not _card_aspect(sides):
             continue
         if float(np.hypot(*sides[0])) < 1.2 * float(np.hypot(*sides[1])):
             held = index_boxes[list(combo)]
@@ -297,9 +297,12 @@ def card_shaped(pts: Float64Array) -> bool:
     but a step apart, not a card's width; merged as one card, a copy went missing
     without a word."""
     shape = _parallelogram(np.asarray(pts, dtype=np.float64))
-    if shape is None:
-        return False
-    long_side, short_side = shape[1]
+    return shape is not None and _card_aspect(shape[1])
+
+
+def _card_aspect(sides: tuple[Float64Array, Float64Array]) -> bool:
+    """A parallelogram's (long, short) sides as a card's corners span them."""
+    long_side, short_side = sides
     return float(np.hypot(*short_side)) >= QUAD_MIN_ASPECT * float(np.hypot(*long_side))
 
 

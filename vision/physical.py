@@ -160,9 +160,9 @@ def _fold_side_pairs(cards: list[SeenCard], boxes: Float32Array) -> list[SeenCar
         if i in gone or j in gone or i in merged or j in merged:
             continue
         a, b = cards[i], cards[j]
-        boxes = np.asarray(a.index_xyxy + b.index_xyxy, dtype=np.float32)
-        x1, y1 = (float(v) for v in boxes[:, :2].min(axis=0))
-        x2, y2 = (float(v) for v in boxes[:, 2:].max(axis=0))
+        corners = np.asarray(a.index_xyxy + b.index_xyxy, dtype=np.float32)
+        x1, y1 = (float(v) for v in corners[:, :2].min(axis=0))
+        x2, y2 = (float(v) for v in corners[:, 2:].max(axis=0))
         readings = [r for r in (a.reading, b.reading) if r is not None]
         merged[i] = replace(
             a,
