@@ -504,7 +504,7 @@ class DetectedCardPublic(BaseModel):
 
 class ScanWarningPublic(BaseModel):
     """What a person must check before a scan counts; `code` is stable (`unread`,
-    `unsure`, `excess`, `not-in-play`, `joker`, `corner`, `gap`, `joined`, `loose`,
+    `unsure`, `excess`, `not-in-play`, `joker`, `corner`, `gap`, `piled`, `joined`, `loose`,
     `dark`, `blurred`, `small`, `no-cards`, `ignored`, `outside`), `message` says what to
     do."""
 

@@ -45,7 +45,15 @@ from .arrays import Float64Array
 from .orientation import body_vectors, card_axes, local_lengths
 from .snapshot import SeenCard
 
-__all__ = ["GAP_STEPS", "CardRow", "RowGrouper", "card_length", "row_gaps"]
+__all__ = [
+    "GAP_STEPS",
+    "PILE_OVERLAP",
+    "CardRow",
+    "RowGrouper",
+    "card_length",
+    "piled_cards",
+    "row_gaps",
+]
 
 WHOLE_CORNERS = 3
 """A card with this many indices read is a four-index card seen whole (a covered card
@@ -55,6 +63,9 @@ GAP_STEPS = 1.8
 gap where a card may lie unseen (a card missed with no outline of its own, e.g. under a
 neighbour's box, leaves one)."""
 
+PILE_OVERLAP = 0.2
+"""A card lying loose (in no row of two or more) whose box covers this share of its own
+or another card's box lies piled on it (`piled_cards`)."""
 
 PAIR_TO_LENGTH = 0.93
 INDEX_TO_LENGTH = 4.4
@@ -332,3 +343,35 @@ def row_gaps(cards: Sequence[SeenCard], rows: Sequence[CardRow]) -> list[tuple[i
             pair for pair, step in zip(pairs, steps, strict=True) if step > GAP_STEPS * typical
         ]
     return gaps
+
+
+def piled_cards(cards: Sequence[SeenCard], rows: Sequence[CardRow]) -> list[int]:
+    """Cards (positions into `cards`) lying loose, in no row of two or more read cards,
+    whose box overlaps another card's box by `PILE_OVERLAP` of the smaller of the two.
+
+    Why: a hand dropped in a loose pile hides cards. A row or fan is laid so that every
+    index shows; a pile is not, and a card lying wholly under others shows no corner and,
+    often, no outline the locator finds: nothing read, nothing unread, a score short and
+    no word. On 800 generated validation hand photos (seeds 3101 and 3103) 86 of the 153
+    loose piles hid a card's every index, and four of the six hands scored wrong in
+    silence were such piles (or a fan card read twice where the pile rule also fires)."""
+    in_rows = {m for row in rows if len(row.members) >= 2 for m in row.members}
+    boxes = np.asarray([c.xyxy for c in cards], dtype=np.float64).reshape(-1, 4)
+    areas = np.clip(boxes[:, 2] - boxes[:, 0], 1.0, None) * np.clip(
+        boxes[:, 3] - boxes[:, 1], 1.0, None
+    )
+    piled = []
+    for k in range(len(cards)):
+        if k in in_rows:
+            continue
+        wide = np.clip(
+            np.minimum(boxes[k, 2], boxes[:, 2]) - np.maximum(boxes[k, 0], boxes[:, 0]), 0, None
+        )
+        high = np.clip(
+            np.minimum(boxes[k, 3], boxes[:, 3]) - np.maximum(boxes[k, 1], boxes[:, 1]), 0, None
+        )
+        share = wide * high / np.minimum(areas[k], areas)
+        share[k] = 0.0
+        if len(share) and float(share.max()) >= PILE_OVERLAP:
+            piled.append(k)
+    return piled

@@ -13,7 +13,7 @@ import numpy.typing as npt
 
 from shanghai.engine.variants import Rules
 
-from .layout import RowGrouper, row_gaps
+from .layout import RowGrouper, piled_cards, row_gaps
 from .physical import CardIdentifier
 from .readings import IndexReadings
 from .seating import Seating
@@ -68,7 +68,8 @@ class Reconstructor:
                     "them): add any card that is missing",
                 )
             )
-        gaps = row_gaps(found.cards, self.grouper.group(found.cards)[0])
+        rows = self.grouper.group(found.cards)[0]
+        gaps = row_gaps(found.cards, rows)
         if gaps:
             where = ", ".join(f"{found.cards[a].card}-{found.cards[b].card}" for a, b in gaps)
             warnings.append(
@@ -76,6 +77,16 @@ class Reconstructor:
                     "gap",
                     f"a card may be missing where a row has a gap ({where}): add it if so",
                     tuple(i for pair in gaps for i in pair),
+                )
+            )
+        piled = piled_cards(found.cards, rows) if self.role == "hand" else []
+        if piled:
+            warnings.append(
+                ScanWarning(
+                    "piled",
+                    "cards lie piled on each other: a card beneath may show no corner; "
+                    "spread them so every corner shows, or add any card missing",
+                    tuple(piled),
                 )
             )
         if len(unread):

@@ -1,0 +1,90 @@
+"""Cards dropped in a loose pile: the hand scan says a card may lie hidden beneath.
+
+A row or fan is laid so every index shows; a pile is not, and a card wholly under the
+others shows no corner to read and, often, no outline: the scan must not score such a
+hand short in silence (`layout.piled_cards`)."""
+
+from __future__ import annotations
+
+import numpy as np
+from mini_table import MiniTable, TableReader
+
+from shanghai.engine.variant_files import find_variant
+from shanghai.vision.layout import RowGrouper, piled_cards
+from shanghai.vision.scan import PhotoKind, PhotoScanner
+from shanghai.vision.snapshot import TableSnapshot
+
+RULES = find_variant("shanghai").rules(4)
+FRAME = np.random.default_rng(5).integers(60, 120, (900, 1200, 3), dtype=np.uint8)
+
+
+def scan(table: MiniTable, kind: PhotoKind = PhotoKind.HAND) -> TableSnapshot:
+    return PhotoScanner(TableReader(table)).scan(FRAME, rules=RULES, kind=kind)
+
+
+def piled(snapshot: TableSnapshot) -> list[str]:
+    found = [w for w in snapshot.warnings if w.code == "piled"]
+    assert len(found) <= 1
+    return sorted(str(snapshot.cards[i].card) for i in found[0].cards) if found else []
+
+
+def pile() -> MiniTable:
+    """Three cards dropped on each other at odd angles, every index still in view."""
+    table = MiniTable()
+    table.card("4h", 500, 420, angle=10)
+    table.card("9c", 600, 470, angle=75)
+    table.card("Kd", 520, 560, angle=-40)
+    return table
+
+
+def test_a_loose_pile_of_a_hand_is_flagged_though_every_card_is_read() -> None:
+    snapshot = scan(pile())
+    assert sorted(str(c.card) for c in snapshot.cards) == ["4h", "9c", "Kd"]
+    assert len(piled(snapshot)) >= 2  # the cards lying on others, named to the page
+    warning = next(w for w in snapshot.warnings if w.code == "piled")
+    assert "spread them" in warning.message
+
+
+def test_a_card_hidden_under_a_pile_leaves_the_pile_flagged() -> None:
+    hidden = pile()
+    hidden.placed.insert(0, ("7s", 555, 480, 20.0, True))  # wholly beneath the three
+    snapshot = scan(hidden)
+    assert "7s" not in [str(c.card) for c in snapshot.cards]
+    assert piled(snapshot)  # the short hand is not proposed in silence
+
+
+def test_a_fan_and_a_row_are_not_piles() -> None:
+    fan = MiniTable()
+    fan.fan(["3s", "4s", "5s", "6s", "7s"], 600, 450, spread=40)
+    row = MiniTable()
+    row.row(["8d", "9d", "10d", "Jd"], 600, 450, step=22)
+    for table in (fan, row):
+        snapshot = scan(table)
+        assert len(snapshot.cards) in (4, 5)
+        assert piled(snapshot) == []
+
+
+def test_cards_spread_apart_are_not_a_pile() -> None:
+    table = MiniTable()
+    for k, name in enumerate(["4h", "9c", "Kd"]):
+        table.card(name, 200 + 350 * k, 450, angle=25 * k)
+    assert piled(scan(table)) == []
+
+
+def test_a_lay_down_says_loose_not_piled() -> None:
+    snapshot = scan(pile(), PhotoKind.LAY_DOWN)
+    codes = [w.code for w in snapshot.warnings]
+    assert "piled" not in codes and "loose" in codes
+
+
+def test_only_cards_outside_rows_count_and_only_when_they_overlap() -> None:
+    table = MiniTable()
+    table.row(["8d", "9d", "10d"], 400, 450, step=22)
+    table.card("Qs", 800, 450, angle=60)  # alone, touching nothing
+    cards = scan(table).cards
+    rows, _ = RowGrouper().group(cards)
+    assert piled_cards(cards, rows) == []
+    table.card("2c", 830, 500, angle=-20)  # dropped on the queen
+    cards = scan(table).cards
+    rows, _ = RowGrouper().group(cards)
+    assert sorted(str(cards[i].card) for i in piled_cards(cards, rows)) == ["2c", "Qs"]
