@@ -142,11 +142,13 @@ READING_CODE = ("pipeline", "zoom", "crops", "detections", "readings", "onnx_mod
 
 
 def reads_file(folder: Path, models: Path | None) -> Path:
-    """Where the reads of these models, levels and reading code are kept."""
+    """Where the reads of these models, read floor and reading code are kept (the sure
+    levels only mark reads, so a new `sure_read` or `sure_name` replays the same reads)."""
     files = ModelFiles.load(models)
     digest = hashlib.sha256()
-    for path in (files.detector, files.reader, files.folder / "models.toml"):
+    for path in (files.detector, files.reader):
         digest.update(path.read_bytes())
+    digest.update(f"min_read={files.min_read}".encode())
     vision = ROOT / "vision"
     for name in READING_CODE:
         digest.update((vision / f"{name}.py").read_bytes())
