@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .arrays import Float64Array
+from .box_overlap import overlap_areas
 from .card_model import (
     CARD_ASPECT,
     INDEX_INSET,
@@ -119,9 +120,7 @@ class Fit:
 
 def _iou(box: Float64Array, bbox: Float64Array) -> Float64Array:
     """(...) IoU of `box` (4 xyxy) with cards' bounding boxes `bbox` (..., 4 xyxy)."""
-    ix = np.maximum(0.0, np.minimum(box[2], bbox[..., 2]) - np.maximum(box[0], bbox[..., 0]))
-    iy = np.maximum(0.0, np.minimum(box[3], bbox[..., 3]) - np.maximum(box[1], bbox[..., 1]))
-    inter = ix * iy
+    inter = overlap_areas(box, bbox)
     area = (bbox[..., 2] - bbox[..., 0]) * (bbox[..., 3] - bbox[..., 1])
     union = (box[2] - box[0]) * (box[3] - box[1]) + area - inter
     out: Float64Array = np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)

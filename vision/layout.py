@@ -42,6 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .arrays import Float64Array
+from .box_overlap import overlap_areas
 from .orientation import body_vectors, card_axes, local_lengths
 from .snapshot import SeenCard
 
@@ -364,13 +365,7 @@ def piled_cards(cards: Sequence[SeenCard], rows: Sequence[CardRow]) -> list[int]
     for k in range(len(cards)):
         if k in in_rows:
             continue
-        wide = np.clip(
-            np.minimum(boxes[k, 2], boxes[:, 2]) - np.maximum(boxes[k, 0], boxes[:, 0]), 0, None
-        )
-        high = np.clip(
-            np.minimum(boxes[k, 3], boxes[:, 3]) - np.maximum(boxes[k, 1], boxes[:, 1]), 0, None
-        )
-        share = wide * high / np.minimum(areas[k], areas)
+        share = overlap_areas(boxes[k], boxes) / np.minimum(areas[k], areas)
         share[k] = 0.0
         if len(share) and float(share.max()) >= PILE_OVERLAP:
             piled.append(k)

@@ -31,6 +31,7 @@ import numpy.typing as npt
 from shanghai.engine.variants import Rules
 
 from .arrays import Box, Frame
+from .box_overlap import overlap_areas
 from .deck_head import DeckHead
 from .image_checks import ImageQuality, ScanInputError, assess, check_size
 from .pipeline import CardPipeline, FrameReader, FrameReads
@@ -370,13 +371,8 @@ def _deep_inside(x: float, y: float, box: Box) -> bool:
 
 def _covered(box: npt.NDArray[np.float32], others: npt.NDArray[np.float32]) -> float:
     """The largest share of `box`'s area that one of `others` (K, 4) covers."""
-    x1 = np.maximum(box[0], others[:, 0])
-    y1 = np.maximum(box[1], others[:, 1])
-    x2 = np.minimum(box[2], others[:, 2])
-    y2 = np.minimum(box[3], others[:, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
     area = max(float((box[2] - box[0]) * (box[3] - box[1])), 1e-6)
-    return float(inter.max()) / area
+    return float(overlap_areas(box, others).max()) / area
 
 
 def _index_height(reads: FrameReads) -> float:
