@@ -164,10 +164,12 @@ def _fold_side_pairs(cards: list[SeenCard], boxes: Float32Array) -> list[SeenCar
         x1, y1 = (float(v) for v in corners[:, :2].min(axis=0))
         x2, y2 = (float(v) for v in corners[:, 2:].max(axis=0))
         readings = [r for r in (a.reading, b.reading) if r is not None]
+        scores = [r for r in (a.score_reading, b.score_reading) if r is not None]
         merged[i] = replace(
             a,
             confidence=max(a.confidence, b.confidence),
             reading=max(readings) if readings else None,
+            score_reading=max(scores) if scores else None,
             xyxy=(x1, y1, x2, y2),
             index_xyxy=a.index_xyxy + b.index_xyxy,
         )
@@ -438,6 +440,7 @@ class CardIdentifier:
             card=readings.cards[members[0]],
             confidence=float(readings.confidence[members].max()),
             reading=float(readings.reader_probability[members].max()),
+            score_reading=float(readings.score_probability[members].max()),
             xyxy=(x1, y1, x2, y2),
             index_xyxy=index_boxes,
             box_id=box_id,

@@ -26,7 +26,7 @@ from .deck_store import DeckError
 from .model_files import ModelFiles, ModelMissingError
 from .onnx_models import OnnxClassifier, OnnxDetector
 from .read_cache import ReadCache
-from .readings import IndexReadings, restrict_probabilities
+from .readings import IndexReadings, restrict_probabilities, score_probabilities
 from .reconstruct import Reconstructor
 from .snapshot import TableSnapshot
 from .zones import ZoneConfig
@@ -321,7 +321,7 @@ class CardModels:
             raw = classify_rows(list(range(len(index_xyxy))))
         family = self.deck.family if self.deck is not None else None
         probabilities = restrict_probabilities(raw, self.reader.names, rules, family)
-        readings = self.name_indices(index_xyxy, index_conf, probabilities)
+        readings = self.name_indices(index_xyxy, index_conf, probabilities, rules=rules)
         kept = self._kept(index_conf, probabilities)
         best = probabilities.argmax(axis=1)
         unread_best = tuple(self.reader.names[int(k)] for k in best[~kept])
@@ -344,15 +344,18 @@ class CardModels:
         index_conf: npt.NDArray[np.float32],
         probabilities: npt.NDArray[np.float32],
         min_read: float | None = None,
+        rules: Rules | None = None,
     ) -> IndexReadings:
         """Each index's best class, kept when locating x reading reaches `min_read`
-        (default `self.min_read`); `tests/benchmarks/read_floor.py` sweeps it."""
+        (default `self.min_read`); `tests/benchmarks/read_floor.py` sweeps it. With the
+        game's `rules`, each read carries the probability of its point value too."""
         best = probabilities.argmax(axis=1)
         reading = probabilities[np.arange(len(best)), best]
         confidence = (index_conf * reading).astype(np.float32)
+        score = score_probabilities(probabilities, self.reader.names, rules)
         keep = self._kept(index_conf, probabilities, min_read)
         names = tuple(self.reader.names[int(k)] for k in best[keep])
-        return IndexReadings(index_xyxy[keep], names, confidence[keep], reading[keep])
+        return IndexReadings(index_xyxy[keep], names, confidence[keep], reading[keep], score[keep])
 
 
 @dataclass(frozen=True)

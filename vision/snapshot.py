@@ -76,7 +76,9 @@ class SeenCard:
     indices; `index_xyxy` the boxes of the indices read; `axis` the card's long axis as
     fitted (a unit vector; for a card showing one index it points from the index down
     the card), None when nothing told. `reading` is the reader's own probability of the
-    name (the best of its indices'; None when not known). `excess` marks a copy beyond
+    name (the best of its indices'; None when not known), `score_reading` its probability
+    of the name's point value in the game (`readings.score_probabilities`; None when not
+    known). `excess` marks a copy beyond
     the shoe; `sure` is False for a read the scan proposes marked, to check
     (`scan.PhotoScanner.is_sure`); `track_id` is the live tracker's identity of the
     card across frames (None outside live video).
@@ -90,6 +92,7 @@ class SeenCard:
     box_id: int | None = None
     axis: tuple[float, float] | None = None
     reading: float | None = None
+    score_reading: float | None = None
     excess: bool = False
     sure: bool = True
     track_id: int | None = None

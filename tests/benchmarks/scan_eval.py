@@ -22,7 +22,9 @@ their true verdict; then the warnings that fired, the median time per photo, sca
 the first table-distance hand photo (cards small enough for the zoom pass) cropped to
 4:3 and resized to 1, 4 and 12 MP (each size in a fresh process: median of three runs,
 peak resident memory, see `peak_rss_mb`), and the silent errors one by one: what was
-missed or read in excess, and whether the missed card's index could be seen at all.
+missed or read in excess, and whether the missed card's index could be seen at all; and
+how many hands' points are wrong without a warning (a silent hand whose only error is a
+name swapped for one worth the same still counts as silent above).
 
 `--sweep`: the four outcomes again for each candidate sure level (0.45-0.95), cards
 below the level re-marked unsure (the `unsure` warning) through the same
@@ -165,6 +167,9 @@ class Judged:
     flags: tuple[str, ...]
     missing: tuple[str, ...] = ()
     extra: tuple[str, ...] = ()
+    points_right: bool = False
+    """A hand whose points are right (a name swapped for one worth the same keeps them:
+    still wrong here, as a listed card is, but not a score entered wrong)."""
 
     @property
     def outcome(self) -> str:
@@ -206,8 +211,10 @@ def judge(snapshot: TableSnapshot, truth: dict[str, Any], photo: str) -> Judged:
             points: int | None = snapshot.hand_score(seat).points
         except ShanghaiError:
             points = None
-        right = got == want and points == truth["hand_points"]
+        points_right = points == truth["hand_points"]
+        right = got == want and points_right
     else:
+        points_right = False
         loose = Counter(str(snapshot.cards[i].card) for i in snapshot.loose)
         melds = sorted(tuple(str(c) for c in m) for m in snapshot.meld_cards(seat))
         valid = snapshot.lay_down(seat, truth["round_number"]).valid
@@ -226,6 +233,7 @@ def judge(snapshot: TableSnapshot, truth: dict[str, Any], photo: str) -> Judged:
         tuple(codes),
         tuple(sorted((want - got).elements())),
         tuple(sorted((got - want).elements())),
+        points_right,
     )
 
 
@@ -451,13 +459,20 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
     if not args.no_timing:
         print_timing(timed, args.repeats, args.models, args.threads)
     silent = [j for j in [*hands, *lay_downs] if j.outcome == "wrong, silent"]
+    scored_wrong = [j for j in hands if j.outcome == "wrong, silent" and not j.points_right]
+    print(
+        f"\nhands whose points are wrong without a warning: {len(scored_wrong)} of "
+        f"{len(hands)} ({100 * len(scored_wrong) / max(len(hands), 1):.1f}%; the silent "
+        "hands above also count a card listed as another worth the same)"
+    )
     print(f"\nsilent errors ({len(silent)}; the first {min(len(silent), SILENT_SHOWN)}):")
     for j in silent[:SILENT_SHOWN]:
         truth = by[j.photo]
+        note = " (points right)" if j.points_right else ""
         print(
             f"  {j.photo} ({truth['distance']}, {truth['variant']}, "
             f"{truth.get('arrangement') or truth.get('spoilt') or 'as laid'}): "
-            f"{what_went_wrong(j, truth)}"
+            f"{what_went_wrong(j, truth)}{note}"
         )
     if args.sweep:
         print_sweep(sweep, scanner.sure_level)

@@ -187,6 +187,20 @@ def test_cli_and_api_give_the_same_answer_for_a_photo(
             assert api["loose"] == cli["loose"] and api["warnings"] == cli["warnings"]
 
 
+def test_reads_carry_the_probability_of_their_points(
+    pipeline: CardPipeline, roundend: list[Scene]
+) -> None:
+    """With the game's rules each read's point-value probability is at least its name's
+    (the name is one of the names worth those points); without rules it is the name's."""
+    for image, meta in roundend:
+        frame = read_image(image)
+        with_rules, _ = pipeline.models.read(frame, scene_rules(meta))
+        assert len(with_rules)
+        assert (with_rules.score_probability >= with_rules.reader_probability - 1e-6).all()
+        plain, _ = pipeline.models.read(frame)
+        assert np.allclose(plain.score_probability, plain.reader_probability)
+
+
 def test_reads_below_the_floor_name_no_card(pipeline: CardPipeline) -> None:
     """`min_read`: every kept read is at least that sure; a floor above 1 keeps none,
     and the located card boxes stay (unread cards still count in their rows)."""

@@ -22,12 +22,13 @@ FRAME = np.random.default_rng(5).integers(0, 255, (900, 1200, 3), dtype=np.uint8
 
 class Doubted(TableReader):
     """The table read right, with a locating confidence and a reader probability per
-    card name (`doubt`: name -> (locating, reading)); the others at 0.9 and 0.9."""
+    card name (`doubt`: name -> (locating, reading) or (locating, reading, probability
+    of its points)); the others at 0.9 and 0.9."""
 
     def __init__(
         self,
         table: MiniTable,
-        doubt: Mapping[str, tuple[float, float]],
+        doubt: Mapping[str, tuple[float, ...]],
         sure_name: float | None = 0.999,
     ) -> None:
         super().__init__(table)
@@ -45,14 +46,15 @@ class Doubted(TableReader):
         pairs = [self.doubt.get(n, (0.9, 0.9)) for n in found.readings.names]
         locating = np.array([p[0] for p in pairs], np.float32)
         reading = np.array([p[1] for p in pairs], np.float32)
+        score = np.array([p[2] if len(p) > 2 else p[1] for p in pairs], np.float32)
         readings = IndexReadings(
-            found.readings.xyxy, found.readings.names, locating * reading, reading
+            found.readings.xyxy, found.readings.names, locating * reading, reading, score
         )
         return FrameReads(readings, found.card_xyxy, found.unread_xyxy, found.unread_best)
 
 
-def scan(table: MiniTable, reader: TableReader) -> TableSnapshot:
-    return PhotoScanner(reader).scan(FRAME, rules=RULES, kind=PhotoKind.HAND)
+def scan(table: MiniTable, reader: TableReader, kind: PhotoKind = PhotoKind.HAND) -> TableSnapshot:
+    return PhotoScanner(reader).scan(FRAME, rules=RULES, kind=kind)
 
 
 def unsure(snapshot: TableSnapshot) -> list[str]:
@@ -84,11 +86,29 @@ def test_a_doubted_read_the_reader_is_not_sure_of_is_marked() -> None:
     assert "9c" in warning.message
 
 
-def test_a_name_read_on_two_cards_stays_marked() -> None:
-    """Two cards of one name: maybe one card seen twice, so the locator's doubt stands."""
-    table = spread(["4h", "9c", "9c"])
+def close_pair(name: str) -> MiniTable:
+    """A 4h, then two cards of `name` overlapping, 60 px apart (under 1.5 card sizes)."""
+    table = MiniTable()
+    table.card("4h", 200, 450)
+    table.card(name, 500, 450)
+    table.card(name, 560, 450)
+    return table
+
+
+def test_a_name_read_on_two_cards_close_together_stays_marked() -> None:
+    """Two reads of one name a card's reach apart: maybe one card seen by both corners,
+    so the locator's doubt stands."""
+    table = close_pair("9c")
     snapshot = scan(table, Doubted(table, {"9c": (0.5, 0.9995)}))
     assert unsure(snapshot) == ["9c", "9c"]
+
+
+def test_a_name_read_on_two_cards_far_apart_is_sure() -> None:
+    """Two decks are played: two reads of one name 3.5 card sizes apart are two cards."""
+    table = spread(["4h", "9c", "9c"])
+    snapshot = scan(table, Doubted(table, {"9c": (0.5, 0.9995)}))
+    assert unsure(snapshot) == []
+    assert [str(c.card) for c in snapshot.cards].count("9c") == 2
 
 
 def test_without_a_name_level_only_the_confidence_decides() -> None:
@@ -101,3 +121,33 @@ def test_a_sure_confidence_is_sure_even_for_a_name_read_twice() -> None:
     table = spread(["4h", "9c", "9c"])
     snapshot = scan(table, Doubted(table, {}))
     assert unsure(snapshot) == []
+
+
+def test_in_a_hand_a_read_whose_points_are_sure_is_sure() -> None:
+    """The reader doubts between names worth the same (9c or 9s): a hand's score does
+    not hang on it, so the hand is proposed without asking."""
+    table = spread(["4h", "9c", "Kd"])
+    snapshot = scan(table, Doubted(table, {"9c": (0.7, 0.9, 0.9995)}))
+    assert unsure(snapshot) == []
+    nine = next(c for c in snapshot.cards if str(c.card) == "9c")
+    assert nine.reading is not None and nine.reading < 0.91
+    assert nine.score_reading is not None and nine.score_reading > 0.999
+
+
+def test_in_a_lay_down_the_name_itself_must_be_sure() -> None:
+    """The suit makes a meld: the same doubt in a lay-down photo is marked."""
+    table = spread(["4h", "9c", "Kd"])
+    snapshot = scan(table, Doubted(table, {"9c": (0.7, 0.9, 0.9995)}), PhotoKind.LAY_DOWN)
+    assert unsure(snapshot) == ["9c"]
+
+
+def test_in_a_hand_a_doubt_between_points_stays_marked() -> None:
+    table = spread(["4h", "9c", "Kd"])
+    snapshot = scan(table, Doubted(table, {"9c": (0.7, 0.9, 0.95)}))
+    assert unsure(snapshot) == ["9c"]
+
+
+def test_sure_points_of_a_name_read_twice_close_together_stay_marked() -> None:
+    table = close_pair("9c")
+    snapshot = scan(table, Doubted(table, {"9c": (0.7, 0.9, 0.9995)}))
+    assert unsure(snapshot) == ["9c", "9c"]
