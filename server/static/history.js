@@ -35,8 +35,10 @@ function changeControls(game) {
     try {
       const answer = await api("POST", `/api/games/${game.id}/undo`, { by: prefs.by(), change: pending.id });
       undoAsk.hidden = true;
-      toast(`Undone: ${answer.undone.summary}.`);
+      // The page is drawn anew before it says so: an "Undo" pressed on seeing the toast
+      // then asks about the change that is last now, not the one just undone.
       await route();
+      toast(`Undone: ${answer.undone.summary}.`);
     } catch (error) {
       message.textContent = error.message;
     }
@@ -70,8 +72,8 @@ function changeControls(game) {
             drafts.save(drafts.key(game.id, reopened.current_round, `seat${change.seat}`),
               { cards: change.before.cards.join(" "), blind: change.before.blind });
           }
-          toast(`Round ${reopened.current_round} is open again.`);
           await route();
+          toast(`Round ${reopened.current_round} is open again.`);
         } catch (error) {
           message.textContent = error.message;
         }
