@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
+import numpy.typing as npt
 
 from shanghai.engine.cards import Card, DeckFamily
 from shanghai.engine.errors import CardParseError
@@ -196,11 +198,20 @@ def score_probabilities(
     own: Float32Array = probabilities[np.arange(n), best].astype(np.float32)
     if rules is None or not n:
         return own
+    points = _class_points(tuple(names), rules)
+    same = points[best][:, None] == points[None, :]
+    summed: Float32Array = np.where(same, probabilities, 0.0).sum(axis=1).astype(np.float32)
+    return np.where(points[best] >= 0, summed, own).astype(np.float32)
+
+
+@lru_cache(maxsize=16)
+def _class_points(names: tuple[str, ...], rules: Rules) -> npt.NDArray[np.int64]:
+    """(C,) each reader class's points under the rules, -1 for a class they cannot hold
+    (kept per game: a live view asks for every frame)."""
     points = np.full(len(names), -1, dtype=np.int64)
     for k, name in enumerate(names):
         card = _card_or_none(name)
         if card is not None and rules.accepts(card):
             points[k] = rules.card_points(card)
-    same = points[best][:, None] == points[None, :]
-    summed: Float32Array = np.where(same, probabilities, 0.0).sum(axis=1).astype(np.float32)
-    return np.where(points[best] >= 0, summed, own).astype(np.float32)
+    points.setflags(write=False)
+    return points

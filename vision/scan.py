@@ -268,12 +268,15 @@ def _maybe_one_card(card: SeenCard, cards: Sequence[SeenCard]) -> bool:
     if not sizes:
         return True
     reach = TWO_CARDS_APART * max(sizes)
-    here = card.index_centers.mean(axis=0) if card.index_xyxy else np.array(card.center)
-    for other in same:
-        there = other.index_centers.mean(axis=0) if other.index_xyxy else np.array(other.center)
-        if float(np.hypot(*(here - there))) < reach:
-            return True
-    return False
+    here = _read_at(card)
+    return any(float(np.hypot(*(here - _read_at(other)))) < reach for other in same)
+
+
+def _read_at(card: SeenCard) -> npt.NDArray[np.float32]:
+    """Where a card was read: the mean of its index centres (its box's centre without)."""
+    if card.index_xyxy:
+        return np.asarray(card.index_centers.mean(axis=0), dtype=np.float32)
+    return np.asarray(card.center, dtype=np.float32)
 
 
 def _joined_melds(snapshot: TableSnapshot) -> list[tuple[tuple[int, ...], int]]:
