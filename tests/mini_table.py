@@ -32,6 +32,9 @@ class MiniTable:
     """Pixels per card unit (a card is 63 x 88 units)."""
     four_index: bool = False
     """Cards print their index in all four corners (some bridge decks), not two."""
+    index_in: float = 0.0
+    """How much further in than usual the deck prints its indices: the share of the way
+    from the usual place to the card's centre (0: where most decks print them)."""
     placed: list[tuple[str, float, float, float, bool]] = field(default_factory=list)
     unreadable: set[int] = field(default_factory=set)
     """Positions in `placed` of cards whose outline is found and one corner located, but
@@ -108,6 +111,8 @@ class MiniTable:
                 boxes.append([xs.min(), ys.min(), xs.max() + 1, ys.max() + 1])
             cx, cy = INDEX_CENTRE
             w, h = INDEX_SIZE
+            cx += self.index_in * (CARD_W / 2 - cx)
+            cy += self.index_in * (CARD_H / 2 - cy)
             centres = [(cx, cy), (CARD_W - cx, CARD_H - cy)]
             if self.four_index:
                 centres += [(CARD_W - cx, cy), (cx, CARD_H - cy)]

@@ -372,3 +372,14 @@ def test_a_gap_in_a_row_is_where_a_card_was_missed(mini_table) -> None:  # type:
     seen = [c for c in found.cards if str(c.card) != "6h"]
     gaps = row_gaps(seen, RowGrouper().group(seen)[0])
     assert [sorted((str(seen[a].card), str(seen[b].card))) for a, b in gaps] == [["5h", "7h"]]
+
+
+def test_a_spread_row_of_a_deck_printing_its_indices_far_in_is_one_meld(mini_table) -> None:  # type: ignore[no-untyped-def]
+    """Indices a quarter of the way further in (as some decks print them) make the two
+    of the last card understate its length; the outlines show the whole length of every
+    card, so the row's wide steps (0.55 lengths) still link into one meld."""
+    table = mini_table(index_in=0.25)
+    run = ["4h", "5h", "6h", "7h", "8h"]
+    table.row(run, 600, 450, step=48)
+    snapshot = Reconstructor(RULES, role="melds")(*table.measure(), table.width, table.height)
+    assert _melds(snapshot) == [" ".join(run)]

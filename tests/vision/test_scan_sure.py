@@ -5,16 +5,18 @@ the name against their name level, unless the name is read on two cards."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 import numpy as np
 from mini_table import MiniTable, TableReader
 
+from shanghai.engine.cards import Card
 from shanghai.engine.variant_files import find_variant
 from shanghai.engine.variants import Rules
 from shanghai.vision.pipeline import FrameReads, Passes
 from shanghai.vision.readings import IndexReadings
 from shanghai.vision.scan import PhotoKind, PhotoScanner
-from shanghai.vision.snapshot import TableSnapshot
+from shanghai.vision.snapshot import SeenCard, TableSnapshot
 
 RULES = find_variant("shanghai").rules(4)
 FRAME = np.random.default_rng(5).integers(0, 255, (900, 1200, 3), dtype=np.uint8)
@@ -151,3 +153,30 @@ def test_sure_points_of_a_name_read_twice_close_together_stay_marked() -> None:
     table = close_pair("9c")
     snapshot = scan(table, Doubted(table, {"9c": (0.7, 0.9, 0.9995)}))
     assert unsure(snapshot) == ["9c", "9c"]
+
+
+def test_a_card_whose_own_corners_lie_closer_than_a_card_allows_is_marked() -> None:
+    """One card read by two indices of one name 40 px apart, where the cards are 176 px
+    long: no card's corners lie that close (two cards of that name whose outlines the
+    locator joined), so it is marked however confident the reads; the same card read at
+    its two diagonal corners is sure."""
+    whole = SeenCard(
+        Card.parse("Kd"),
+        0.95,
+        (0.0, 0.0, 126.0, 176.0),
+        index_xyxy=((4.0, 6.0, 18.0, 36.0), (108.0, 140.0, 122.0, 170.0)),
+        box_id=0,
+    )
+    box = (300.0, 0.0, 426.0, 176.0)
+    joined = SeenCard(
+        Card.parse("4h"),
+        0.95,
+        box,
+        index_xyxy=((304.0, 6.0, 318.0, 36.0), (344.0, 6.0, 358.0, 36.0)),
+        box_id=1,
+    )
+    one = replace(joined, index_xyxy=((304.0, 6.0, 318.0, 36.0), (408.0, 140.0, 422.0, 170.0)))
+    scanner = PhotoScanner(TableReader(MiniTable()))
+    assert not scanner.is_sure(joined, [whole, joined])
+    assert not scanner.is_sure(joined, [whole, joined], PhotoKind.LAY_DOWN)
+    assert scanner.is_sure(one, [whole, one])
