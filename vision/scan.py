@@ -75,6 +75,14 @@ its two nearest corners are a card's width less two insets apart, over 0.5 lengt
 every deck. Closer, the "card" is two cards of one name whose outlines the locator
 joined (two 4B side by side in a fan), so it is not sure (`PhotoScanner.is_sure`)."""
 
+SIDE_BY_SIDE = (0.1, 0.35)
+"""Two reads of one name this far apart, in card lengths (`layout.card_length`), are two
+cards lying side by side (a set of 8c 8c, two jokers in a run), not one card's two
+corners, which lie at least `CORNERS_APART` apart; under 0.1 they may be one index read
+twice. The upper end keeps a margin: on the 1,200 validation photos two reads of one
+card counted twice lay 0.39 and 0.40 lengths apart; none of the 63 pairs from 0.1 to
+0.35 read at >= 0.99 was (`_maybe_one_card`)."""
+
 
 @dataclass(frozen=True)
 class PhotoScanner:
@@ -261,7 +269,8 @@ class PhotoScanner:
 def _maybe_one_card(card: SeenCard, cards: Sequence[SeenCard]) -> bool:
     """Whether another of the photo's `cards` has this card's name and may be the same
     physical card seen twice: its indices lie within `TWO_CARDS_APART` card sizes of
-    this one's, or no outline in the photo tells the cards' size. The size is the
+    this one's (but not `SIDE_BY_SIDE`, too close for one card's corners), or no
+    outline in the photo tells the cards' size. The size is the
     largest outline's: an outline is often part of a card (a fan's strip, a card with
     something lying across it, which a real photo split into two outlines whose two
     corners then lay 1.5 median outlines apart).
@@ -279,8 +288,10 @@ def _maybe_one_card(card: SeenCard, cards: Sequence[SeenCard]) -> bool:
     if not sizes:
         return True
     reach = TWO_CARDS_APART * max(sizes)
+    near, far = (share * card_length(cards) for share in SIDE_BY_SIDE)
     here = _read_at(card)
-    return any(float(np.hypot(*(here - _read_at(other)))) < reach for other in same)
+    apart = [float(np.hypot(*(here - _read_at(other)))) for other in same]
+    return any(d < reach and not near <= d < far for d in apart)
 
 
 def _corners_too_close(card: SeenCard, cards: Sequence[SeenCard]) -> bool:

@@ -157,14 +157,14 @@ def measure(
     print_outcomes("hands", {k: groups[k] for k in order if k in groups})
     print("\nwarnings that fired (photos):", dict(warnings.most_common()))
     silent = [j for j in groups["all"] if j.outcome == OUTCOMES[3]]
-    scored_wrong = [j for j in silent if not j.points_right]
+    scored_wrong = [j for j in silent if not j.answer_right]
     print(
         f"points wrong without a warning: {len(scored_wrong)} of {len(groups['all'])} "
         f"({100 * len(scored_wrong) / max(len(groups['all']), 1):.1f}%; the other silent "
         "photos list a card as another worth the same)"
     )
     for j in silent[: args.show]:
-        note = " (points right)" if j.points_right else ""
+        note = " (points right)" if j.answer_right else ""
         print(
             f"  silent: {j.photo}: missed {list(j.missing)}, read in excess {list(j.extra)}{note}"
         )

@@ -167,9 +167,10 @@ class Judged:
     flags: tuple[str, ...]
     missing: tuple[str, ...] = ()
     extra: tuple[str, ...] = ()
-    points_right: bool = False
-    """A hand whose points are right (a name swapped for one worth the same keeps them:
-    still wrong here, as a listed card is, but not a score entered wrong)."""
+    answer_right: bool = False
+    """What the photo is read for is right: a hand's points (a name swapped for one
+    worth the same keeps them: still wrong here, as a listed card is, but not a score
+    entered wrong), a lay-down's verdict (legal or not)."""
 
     @property
     def outcome(self) -> str:
@@ -211,13 +212,13 @@ def judge(snapshot: TableSnapshot, truth: dict[str, Any], photo: str) -> Judged:
             points: int | None = snapshot.hand_score(seat).points
         except ShanghaiError:
             points = None
-        points_right = points == truth["hand_points"]
-        right = got == want and points_right
+        answer_right = points == truth["hand_points"]
+        right = got == want and answer_right
     else:
-        points_right = False
         loose = Counter(str(snapshot.cards[i].card) for i in snapshot.loose)
         melds = sorted(tuple(str(c) for c in m) for m in snapshot.meld_cards(seat))
         valid = snapshot.lay_down(seat, truth["round_number"]).valid
+        answer_right = valid == truth["verdict"]["valid"]
         right = (
             melds == sorted(tuple(m) for m in truth["melds"])
             and loose == Counter(truth["loose"])
@@ -233,7 +234,7 @@ def judge(snapshot: TableSnapshot, truth: dict[str, Any], photo: str) -> Judged:
         tuple(codes),
         tuple(sorted((want - got).elements())),
         tuple(sorted((got - want).elements())),
-        points_right,
+        answer_right,
     )
 
 
@@ -459,16 +460,22 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
     if not args.no_timing:
         print_timing(timed, args.repeats, args.models, args.threads)
     silent = [j for j in [*hands, *lay_downs] if j.outcome == "wrong, silent"]
-    scored_wrong = [j for j in hands if j.outcome == "wrong, silent" and not j.points_right]
+    scored_wrong = [j for j in hands if j.outcome == "wrong, silent" and not j.answer_right]
+    judged_wrong = [j for j in lay_downs if j.outcome == "wrong, silent" and not j.answer_right]
     print(
         f"\nhands whose points are wrong without a warning: {len(scored_wrong)} of "
         f"{len(hands)} ({100 * len(scored_wrong) / max(len(hands), 1):.1f}%; the silent "
         "hands above also count a card listed as another worth the same)"
     )
+    print(
+        f"lay-downs whose verdict is wrong without a warning: {len(judged_wrong)} of "
+        f"{len(lay_downs)} ({100 * len(judged_wrong) / max(len(lay_downs), 1):.1f}%; the "
+        "silent lay-downs above also count one whose cards are wrong and verdict right)"
+    )
     print(f"\nsilent errors ({len(silent)}; the first {min(len(silent), SILENT_SHOWN)}):")
     for j in silent[:SILENT_SHOWN]:
         truth = by[j.photo]
-        note = " (points right)" if j.points_right else ""
+        note = f" ({'points' if truth['kind'] == 'hand' else 'verdict'} right)" * j.answer_right
         print(
             f"  {j.photo} ({truth['distance']}, {truth['variant']}, "
             f"{truth.get('arrangement') or truth.get('spoilt') or 'as laid'}): "

@@ -180,3 +180,14 @@ def test_a_card_whose_own_corners_lie_closer_than_a_card_allows_is_marked() -> N
     assert not scanner.is_sure(joined, [whole, joined])
     assert not scanner.is_sure(joined, [whole, joined], PhotoKind.LAY_DOWN)
     assert scanner.is_sure(one, [whole, one])
+
+
+def test_two_cards_of_one_name_side_by_side_are_two_sure_cards() -> None:
+    """Two 8c spread 30 px apart in a row of 132 px cards (0.23 lengths): closer than
+    one card's corners can lie, so two cards, and the reader's sure name stands."""
+    table = MiniTable()
+    table.card("4h", 200, 450)
+    table.row(["8c", "8c", "8d"], 600, 450, step=20)
+    snapshot = scan(table, Doubted(table, {"8c": (0.6, 0.9995)}))
+    assert sorted(str(c.card) for c in snapshot.cards) == ["4h", "8c", "8c", "8d"]
+    assert unsure(snapshot) == []
