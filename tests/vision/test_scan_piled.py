@@ -88,3 +88,29 @@ def test_only_cards_outside_rows_count_and_only_when_they_overlap() -> None:
     cards = scan(table).cards
     rows, _ = RowGrouper().group(cards)
     assert sorted(str(cards[i].card) for i in piled_cards(cards, rows)) == ["2c", "Qs"]
+
+
+def row_and_card_on_its_end(names: list[str], extra: str) -> tuple[list[str], list[str]]:
+    """A row spread left to right and `extra` turned across its last card: the names
+    read and those of the cards called piled."""
+    table = MiniTable()
+    table.row(names, 500, 450, step=22)
+    table.card(extra, 500 + 33 * (len(names) - 1) / 2 + 60, 500, angle=80)
+    cards = scan(table).cards
+    rows, _ = RowGrouper().group(cards)
+    return [str(c.card) for c in cards], [str(cards[i].card) for i in piled_cards(cards, rows)]
+
+
+def test_a_card_on_the_end_of_a_spread_row_is_not_a_pile() -> None:
+    """A row of four is a spread hand: a card lying on its last card alone is its top
+    card (read by its far corner) or laid on it, nothing beneath."""
+    names, piled = row_and_card_on_its_end(["8d", "9d", "10d", "Jd"], "2c")
+    assert sorted(names) == ["10d", "2c", "8d", "9d", "Jd"]
+    assert piled == []
+
+
+def test_a_second_read_of_the_row_end_or_a_short_row_stays_piled() -> None:
+    """Named as the row's end card, it may be that card's far corner read twice; a row
+    of three may be part of a loose pile."""
+    assert row_and_card_on_its_end(["8d", "9d", "10d", "Jd"], "Jd")[1] == ["Jd"]
+    assert row_and_card_on_its_end(["8d", "9d", "10d"], "2c")[1] == ["2c"]
