@@ -101,12 +101,10 @@ def _index_length(cards: Sequence[SeenCard]) -> float:
     pairs = []
     sizes = []
     for card in cards:
-        pts = card.index_centers.astype(np.float64)
-        boxes = np.asarray(card.index_xyxy, dtype=np.float64)
+        boxes = np.asarray(card.index_xyxy, dtype=np.float64).reshape(-1, 4)
         sizes.extend((boxes[:, 2:] - boxes[:, :2]).max(axis=1).tolist())
-        if len(pts) >= 2:
-            gaps = np.hypot(*(pts[:, None, :] - pts[None, :, :]).transpose(2, 0, 1))
-            pairs.append(float(gaps.max()) / PAIR_TO_LENGTH)
+        if len(boxes) >= 2:
+            pairs.append(card.index_span / PAIR_TO_LENGTH)
     if pairs:
         return float(np.median(pairs))
     if sizes:
@@ -401,7 +399,9 @@ def piled_cards(cards: Sequence[SeenCard], rows: Sequence[CardRow]) -> list[int]
     loose piles hid a card's every index, and four of the six hands scored wrong in
     silence were such piles (or a fan card read twice where the pile rule also fires)."""
     in_rows = {m for row in rows if len(row.members) >= 2 for m in row.members}
-    ends = {m for row in rows if len(row.members) >= LONG_ROW for m in _row_ends(row)}
+    ends = {
+        m for row in rows if len(row.members) >= LONG_ROW for m in (row.members[0], row.members[-1])
+    }
     boxes = np.asarray([c.xyxy for c in cards], dtype=np.float64).reshape(-1, 4)
     areas = np.clip(boxes[:, 2] - boxes[:, 0], 1.0, None) * np.clip(
         boxes[:, 3] - boxes[:, 1], 1.0, None
@@ -416,10 +416,6 @@ def piled_cards(cards: Sequence[SeenCard], rows: Sequence[CardRow]) -> list[int]
         if touching and not _ends_a_row(k, touching, ends, cards):
             piled.append(k)
     return piled
-
-
-def _row_ends(row: CardRow) -> tuple[int, int]:
-    return row.members[0], row.members[-1]
 
 
 def _ends_a_row(k: int, touching: Sequence[int], ends: set[int], cards: Sequence[SeenCard]) -> bool:

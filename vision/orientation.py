@@ -121,11 +121,10 @@ def local_lengths(
         points = [c.index_centers.astype(np.float64) for c in cards]
     centres = np.asarray([c.center for c in cards], dtype=np.float64).reshape(-1, 2)
     where, size = [], []
-    for centre, pts in zip(centres, points, strict=True):
+    for card, centre, pts in zip(cards, centres, points, strict=True):
         if len(pts) >= 2:
-            gaps = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
             where.append(centre)
-            size.append(float(gaps.max()) / DIAGONAL_TO_LENGTH)
+            size.append(card.index_span / DIAGONAL_TO_LENGTH)
     if not where:
         return np.full(len(cards), fallback)
     spots = np.asarray(where)

@@ -168,8 +168,7 @@ class PhotoScanner:
         (`_corners_too_close`); else when its confidence (locating x reading) reaches
         the models' sure level, or the reader's own probability of its name reaches the
         models' name level (`sure_name`) and no other card of that name may be the same
-        card
-        (`_maybe_one_card`). In a hand, which is read for its points, the probability
+        card (`_maybe_one_card`). In a hand, which is read for its points, the probability
         of the name's point value stands for the name's (`SeenCard.score_reading`): a
         doubt between a 6s and a 6c changes no score, while in a lay-down the suit
         makes the meld.
@@ -288,10 +287,12 @@ def _maybe_one_card(card: SeenCard, cards: Sequence[SeenCard]) -> bool:
     if not sizes:
         return True
     reach = TWO_CARDS_APART * max(sizes)
-    near, far = (share * card_length(cards) for share in SIDE_BY_SIDE)
     here = _read_at(card)
-    apart = [float(np.hypot(*(here - _read_at(other)))) for other in same]
-    return any(d < reach and not near <= d < far for d in apart)
+    within = [d for d in (float(np.hypot(*(here - _read_at(o)))) for o in same) if d < reach]
+    if not within:
+        return False
+    near, far = (share * card_length(cards) for share in SIDE_BY_SIDE)
+    return any(not near <= d < far for d in within)
 
 
 def _corners_too_close(card: SeenCard, cards: Sequence[SeenCard]) -> bool:
@@ -302,9 +303,7 @@ def _corners_too_close(card: SeenCard, cards: Sequence[SeenCard]) -> bool:
     silence; the next closest card, read right, lay 0.53 lengths apart."""
     if len(card.index_xyxy) < 2:
         return False
-    pts = card.index_centers.astype(np.float64)
-    apart = float(np.hypot(*(pts[:, None, :] - pts[None, :, :]).transpose(2, 0, 1)).max())
-    return apart < CORNERS_APART * card_length(cards)
+    return card.index_span < CORNERS_APART * card_length(cards)
 
 
 def _read_at(card: SeenCard) -> npt.NDArray[np.float32]:

@@ -114,6 +114,15 @@ class SeenCard:
         boxes = np.asarray(self.index_xyxy, dtype=np.float32).reshape(-1, 4)
         return ((boxes[:, :2] + boxes[:, 2:]) / 2).astype(np.float32)
 
+    @property
+    def index_span(self) -> float:
+        """The largest distance in pixels between two of its read indices' centres (0
+        with fewer than two): what its corners say of its size."""
+        pts = self.index_centers.astype(np.float64)
+        if len(pts) < 2:
+            return 0.0
+        return float(np.hypot(*(pts[:, None, :] - pts[None, :, :]).transpose(2, 0, 1)).max())
+
 
 def meld_verdict(cards: Sequence[Card], rules: Rules, *, at_lay_down: bool = False) -> MeldVerdict:
     """The engine's verdict (`contracts.MeldVerdict`: one type with one key, `valid`,
