@@ -62,6 +62,11 @@ PIP_MARGIN = 0.2
 """An unread index whose centre lies this far (a share of the box's width and height)
 inside a read card's box is print on that card's face (a pip, a court card's art), not
 the corner of another card: a card on top hides what lies under it (`_stray_corners`)."""
+STRAY_REACH = 1.0
+"""An unread index lying on no card outline and more than this many card lengths
+(`layout.card_length`) from every card read is something on the table (print on paper,
+a box, a towel's pattern), not a hidden card's corner: a card hidden by the others lies
+under or beside them (`_stray_corners`)."""
 ROLES = {PhotoKind.HAND: "hand", PhotoKind.LAY_DOWN: "melds", PhotoKind.TABLE: "auto"}
 TWO_CARDS_APART = 1.5
 """Two reads of one name whose indices lie this many card sizes apart (the photo's
@@ -438,8 +443,24 @@ def _stray_corners(
             continue
         if not holders and any(u[0] <= cx <= u[2] and u[1] <= cy <= u[3] for u in unread):
             continue
+        if not holders and _off_the_cards(cx, cy, cards, reads.card_xyxy):
+            continue
         out.append((float(box[0]), float(box[1]), float(box[2]), float(box[3])))
     return tuple(out)
+
+
+def _off_the_cards(
+    x: float, y: float, cards: Sequence[SeenCard], outlines: npt.NDArray[np.float32]
+) -> bool:
+    """Whether a point lies on no card outline and over `STRAY_REACH` card lengths from
+    every card read (False when none is read: then nothing tells the table's scale)."""
+    point = np.array([[x, y]], dtype=np.float32)
+    if not cards or _inside(point, outlines.reshape(-1, 4).tolist())[0]:
+        return False
+    boxes = np.asarray([c.xyxy for c in cards], dtype=np.float64)
+    dx = np.maximum.reduce([boxes[:, 0] - x, np.zeros(len(boxes)), x - boxes[:, 2]])
+    dy = np.maximum.reduce([boxes[:, 1] - y, np.zeros(len(boxes)), y - boxes[:, 3]])
+    return bool(np.hypot(dx, dy).min() > STRAY_REACH * card_length(cards))
 
 
 def _deep_inside(x: float, y: float, box: Box) -> bool:

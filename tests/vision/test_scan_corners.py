@@ -82,9 +82,21 @@ def test_print_deep_inside_a_read_card_is_not_a_corner() -> None:
     assert scan(table, [((cx - 6, cy - 14, cx + 6, cy + 14), "7s")]) == []
 
 
-def test_an_unread_corner_on_no_card_is_warned() -> None:
-    table, _ = hand()
-    assert scan(table, [((100, 100, 112, 128), "5d")]) == ["corner"]
+def test_an_unread_corner_beside_the_cards_is_warned() -> None:
+    """On no card read, but within a card's length of them: a card pushed out from
+    under the hand may show no more than that corner."""
+    table, (x1, y1, _, y2) = hand()
+    left, cy = x1 - 0.5 * (y2 - y1), (y1 + y2) / 2
+    assert scan(table, [((left - 6, cy - 14, left + 6, cy + 14), "5d")]) == ["corner"]
+
+
+def test_an_unread_corner_far_from_every_card_is_not() -> None:
+    """Over a card's length from every card read and on no card outline: print on
+    something else on the table (on the real photos, text on a note)."""
+    table, (x1, y1, _, y2) = hand()
+    far = x1 - 2.0 * (y2 - y1)
+    assert far > 20
+    assert scan(table, [((far - 6, y1 - 14, far + 6, y1 + 14), "5d")]) == []
 
 
 def test_a_cards_own_unreadable_far_corner_is_not() -> None:
