@@ -116,18 +116,24 @@ class Tally:
     truth: int = 0
     silent: int = 0
     """Wrong cards proposed without the unsure mark (the scan's `sure`)."""
+    marked: int = 0
+    """Right cards proposed with the unsure mark: each costs the player a look."""
 
     def add(self, other: Tally) -> None:
         self.right += other.right
         self.predicted += other.predicted
         self.truth += other.truth
         self.silent += other.silent
+        self.marked += other.marked
 
     def pr(self) -> str:
         p = self.right / self.predicted if self.predicted else float("nan")
         r = self.right / self.truth if self.truth else float("nan")
         wrong = self.predicted - self.right
-        return f"P {p:.3f} R {r:.3f} ({wrong} wrong, {self.silent} unflagged)"
+        return (
+            f"P {p:.3f} R {r:.3f} ({wrong} wrong, {self.silent} unflagged;"
+            f" {self.marked} right marked unsure)"
+        )
 
 
 @dataclass
@@ -153,7 +159,8 @@ def card_tally(scanner: PhotoScanner, rendered: Rendered) -> Tally:
     wrong = sum(extra.values())
     sure = Counter(str(c.card) for c in cards if c.sure)
     silent = sum((sure & extra).values())
-    return Tally(right, right + wrong, sum(readable.values()), silent)
+    marked = sum(((got - sure) & readable).values())
+    return Tally(right, right + wrong, sum(readable.values()), silent, marked)
 
 
 def located_indices(models: CardModels, scene: Scene) -> None:
