@@ -1,8 +1,10 @@
-"""How much axis-aligned boxes overlap: the one intersection the scan's rules share.
+"""How much axis-aligned boxes overlap, and how far apart they lie: the geometry the
+scan's rules share.
 
-Three rules measure it: a located index mostly covered by a read one is the same index
-(`scan`), an index box matched to a card outline by IoU (`card_fit`), and a loose card
-lying on another (`layout.piled_cards`).
+Overlap: a located index mostly covered by a read one is the same index (`scan`), an
+index box matched to a card outline by IoU (`card_fit`), and a loose card lying on
+another (`layout.piled_cards`). Distance: an unread box in a row (`unread`), and a
+located index far from every card read (`scan`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import numpy.typing as npt
 
 from .arrays import Float64Array
 
-__all__ = ["overlap_areas"]
+__all__ = ["box_gaps", "overlap_areas"]
 
 
 def overlap_areas(
@@ -27,4 +29,16 @@ def overlap_areas(
     wide = np.minimum(b[2], others[..., 2]) - np.maximum(b[0], others[..., 0])
     high = np.minimum(b[3], others[..., 3]) - np.maximum(b[1], others[..., 1])
     out: Float64Array = np.clip(wide, 0.0, None) * np.clip(high, 0.0, None)
+    return out
+
+
+def box_gaps(a: npt.ArrayLike, b: npt.ArrayLike) -> Float64Array:
+    """(A, B) distance between boxes (A, 4) and (B, 4) xyxy, 0 where they touch or
+    overlap (a point is a box of no size)."""
+    first = np.asarray(a, dtype=np.float64).reshape(-1, 4)
+    second = np.asarray(b, dtype=np.float64).reshape(-1, 4)
+    lo = np.maximum(first[:, None, :2], second[None, :, :2])
+    hi = np.minimum(first[:, None, 2:], second[None, :, 2:])
+    apart = np.maximum(0.0, lo - hi)
+    out: Float64Array = np.hypot(apart[..., 0], apart[..., 1])
     return out

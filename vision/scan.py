@@ -31,7 +31,7 @@ import numpy.typing as npt
 from shanghai.engine.variants import Rules
 
 from .arrays import Box, Frame
-from .box_overlap import overlap_areas
+from .box_overlap import box_gaps, overlap_areas
 from .deck_head import DeckHead
 from .image_checks import ImageQuality, ScanInputError, assess, check_size
 from .layout import card_length
@@ -454,13 +454,11 @@ def _off_the_cards(
 ) -> bool:
     """Whether a point lies on no card outline and over `STRAY_REACH` card lengths from
     every card read (False when none is read: then nothing tells the table's scale)."""
-    point = np.array([[x, y]], dtype=np.float32)
-    if not cards or _inside(point, outlines.reshape(-1, 4).tolist())[0]:
+    point = (x, y, x, y)
+    if not cards or box_gaps(point, outlines).min(initial=np.inf) == 0.0:
         return False
-    boxes = np.asarray([c.xyxy for c in cards], dtype=np.float64)
-    dx = np.maximum.reduce([boxes[:, 0] - x, np.zeros(len(boxes)), x - boxes[:, 2]])
-    dy = np.maximum.reduce([boxes[:, 1] - y, np.zeros(len(boxes)), y - boxes[:, 3]])
-    return bool(np.hypot(dx, dy).min() > STRAY_REACH * card_length(cards))
+    far = box_gaps(point, [c.xyxy for c in cards]).min()
+    return bool(far > STRAY_REACH * card_length(cards))
 
 
 def _deep_inside(x: float, y: float, box: Box) -> bool:

@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .arrays import Float64Array
+from .box_overlap import box_gaps
 from .layout import CardRow
 from .snapshot import SeenCard
 
@@ -104,15 +105,6 @@ def _holds(box: npt.NDArray[np.float32], points: npt.NDArray[np.float32]) -> npt
     return out
 
 
-def _gaps(a: Float64Array, b: Float64Array) -> Float64Array:
-    """(A, B) distance between boxes (0 where they touch or overlap)."""
-    lo = np.maximum(a[:, None, :2], b[None, :, :2])
-    hi = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    apart = np.maximum(0.0, lo - hi)
-    out: Float64Array = np.hypot(apart[..., 0], apart[..., 1])
-    return out
-
-
 def _centres(boxes: Float64Array) -> Float64Array:
     out: Float64Array = (boxes[:, :2] + boxes[:, 2:]) / 2
     return out
@@ -122,7 +114,7 @@ def _in_row(
     unread: Float64Array, row_boxes: Float64Array, side: tuple[float, float], length: float
 ) -> npt.NDArray[np.bool_]:
     """(U, R) whether unread box u may lie in a row next to the row's box r."""
-    near = _gaps(unread, row_boxes) <= TOUCH * length
+    near = box_gaps(unread, row_boxes) <= TOUCH * length
     if not any(side):
         return near
     step = _centres(row_boxes)[None, :, :] - _centres(unread)[:, None, :]
@@ -158,7 +150,7 @@ def count_unread(
         reach: dict[int, set[int]] = {}
         for r, row_boxes in frontier:
             fits = _in_row(unread, row_boxes, rows[r].side, length)
-            gaps = np.where(fits, _gaps(unread, row_boxes), np.inf).min(axis=1)
+            gaps = np.where(fits, box_gaps(unread, row_boxes), np.inf).min(axis=1)
             for u in np.nonzero(np.isfinite(gaps))[0].tolist():
                 reach.setdefault(u, set()).add(r)
                 if owner[u] < 0 and (u not in best or gaps[u] < best[u][0]):
