@@ -1,8 +1,8 @@
 """`shanghai deck enroll | locator | list | remove`: teach the scanner your own deck.
 
     shanghai deck enroll NAME --labels FILE.csv [--family standard|rook] [--models DIR]
-                                                [--locator [MINUTES]]
-    shanghai deck locator NAME [--minutes 10]
+                                                [--locator [MINUTES]] [--reader-minutes 2]
+    shanghai deck locator NAME [--minutes 9] [--reader-minutes 2]
     shanghai deck list [--json]
     shanghai deck remove NAME
 
@@ -12,7 +12,8 @@ and matches every card (`vision.deck_enrol`), adapts the reading to the deck, an
 the deck in the data folder (`vision.deck_store.decks_dir`), replacing a deck of the same
 name; bad input names the photo and the card and stores nothing. With the train extra,
 `--locator` (or `locator` later, for a deck taught on the page) also adapts the card
-locator to the deck (`datasets.deck_locator`). `scan`, `score`,
+locator to the deck and then fine-tunes the reader on it (`datasets.deck_locator`).
+`scan`, `score`,
 `check` and `watch` read with a taught deck through `--deck NAME` (`deck_head_for`).
 """
 
@@ -31,6 +32,8 @@ from shanghai.vision.deck_head import DeckHead
 from shanghai.vision.deck_store import (
     LOCATOR_MINUTES,
     LOCATOR_MINUTES_RANGE,
+    READER_MINUTES,
+    READER_MINUTES_RANGE,
     DeckError,
     DeckStore,
     StoredDeck,
@@ -49,9 +52,16 @@ STAGES = {
     "fit": "fitting the head",
     "scenes": "rendering scenes of the deck",
     "train": "adapting the locator (s)",
-    "export": "writing the locator",
+    "reader": "fine-tuning the reader (s)",
+    "export": "writing the locator and reader",
 }
-LOCATOR_DONE = "its own locator is adapted: scans with --deck locate with it"
+
+
+def _done(deck: StoredDeck) -> str:
+    """What a taught deck's locator step gave it (said after the step)."""
+    if deck.has_reader:
+        return "its own locator and reader are adapted: scans with --deck use them"
+    return "its own locator is adapted: scans with --deck locate with it"
 
 
 def add_deck_option(p: argparse.ArgumentParser) -> None:
@@ -98,22 +108,26 @@ def register(sub: Any) -> None:
         const=LOCATOR_MINUTES,
         metavar="MINUTES",
         help="also adapt the card locator to the deck, training for MINUTES "
-        f"(default {LOCATOR_MINUTES:g}) on generated photos of its cards: finds more of "
-        "its cards; needs the train extra (pip install -e '.[train]')",
+        f"(default {LOCATOR_MINUTES:g}) on generated photos of its cards, then the reader "
+        "(--reader-minutes): finds and reads more of its cards; needs the train extra "
+        "(pip install -e '.[train]')",
     )
+    _add_reader_minutes(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_enroll)
     p = deck_sub.add_parser(
         "locator",
-        help="adapt the card locator to a taught deck (train extra; see enroll --locator)",
+        help="adapt the card locator and reader to a taught deck (train extra; see "
+        "enroll --locator)",
     )
     p.add_argument("name")
     p.add_argument(
         "--minutes",
         type=float,
         default=LOCATOR_MINUTES,
-        help=f"training time (default {LOCATOR_MINUTES:g})",
+        help=f"the locator's training time (default {LOCATOR_MINUTES:g})",
     )
+    _add_reader_minutes(p)
     p.add_argument("--models", type=Path, help="folder of the ONNX models (default: shipped)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument(
@@ -168,8 +182,10 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     from shanghai.vision.deck_enrol import enrol, read_labels
 
     store = DeckStore()
+    if args.locator is None and args.reader_minutes is not None:
+        raise UsageError("--reader-minutes goes with --locator (the reader is fine-tuned after it)")
     if args.locator is not None:
-        _check_locator_training(args.locator)
+        _check_locator_training(args.locator, _reader_minutes(args))
     try:
         photos = read_labels(args.labels)
     except DeckError as exc:
@@ -184,7 +200,7 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     finally:
         progress.close()
     if args.locator is not None:
-        _teach_locator(deck, models, args.locator, progress)
+        _teach_locator(deck, models, args.locator, _reader_minutes(args), progress)
     seconds = time.perf_counter() - started
     missing = deck.missing()
     print(
@@ -199,14 +215,14 @@ def cmd_enroll(args: argparse.Namespace) -> int:
             f"labels): {misread}"
         )
     if deck.has_locator:
-        print(LOCATOR_DONE)
+        print(_done(deck))
     print(f"stored in {deck.folder}")
     return 0
 
 
 def cmd_locator(args: argparse.Namespace) -> int:
     """Adapt the locator of a deck taught already (on the page, or before the extra)."""
-    _check_locator_training(args.minutes)
+    _check_locator_training(args.minutes, _reader_minutes(args))
     try:
         deck = DeckStore().get(args.name)
     except DeckError as exc:
@@ -218,9 +234,10 @@ def cmd_locator(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, _exit_on_term)
     started = time.perf_counter()
     progress = _JsonLines() if args.json_progress else _Bars(args.quiet)
-    _teach_locator(deck, _models(args.models), args.minutes, progress)
-    print(f"deck {deck.name}: locator adapted in {time.perf_counter() - started:.0f} s")
-    print(LOCATOR_DONE)
+    _teach_locator(deck, _models(args.models), args.minutes, _reader_minutes(args), progress)
+    what = "locator and reader" if deck.has_reader else "locator"
+    print(f"deck {deck.name}: {what} adapted in {time.perf_counter() - started:.0f} s")
+    print(_done(deck))
     return 0
 
 
@@ -238,25 +255,47 @@ def _models(folder: Path | None) -> CardModels:
 
 
 def _teach_locator(
-    deck: StoredDeck, models: CardModels, minutes: float, progress: _Bars | _JsonLines
+    deck: StoredDeck,
+    models: CardModels,
+    minutes: float,
+    reader_minutes: float,
+    progress: _Bars | _JsonLines,
 ) -> None:
     from shanghai.datasets.deck_locator import LocatorPlan, teach_locator
 
+    plan = LocatorPlan(minutes=minutes, reader_minutes=reader_minutes)
     try:
-        teach_locator(deck, models, LocatorPlan(minutes=minutes), progress=progress)
+        teach_locator(deck, models, plan, progress=progress)
     except (DeckError, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
     finally:
         progress.close()
 
 
-def _check_locator_training(minutes: float) -> None:
+def _add_reader_minutes(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--reader-minutes",
+        type=float,
+        metavar="MINUTES",
+        help=f"after the locator, fine-tune the reader on the deck this long (default "
+        f"{READER_MINUTES:g}; 0: read with the taught head alone)",
+    )
+
+
+def _reader_minutes(args: argparse.Namespace) -> float:
+    return READER_MINUTES if args.reader_minutes is None else float(args.reader_minutes)
+
+
+def _check_locator_training(minutes: float, reader_minutes: float) -> None:
     """Refuse `--locator` before any work when it cannot run."""
     from shanghai.vision.model_files import locator_training_missing
 
     low, high = LOCATOR_MINUTES_RANGE
     if not low <= minutes <= high:
         raise UsageError(f"the locator's training MINUTES must be between {low:g} and {high:g}")
+    low, high = READER_MINUTES_RANGE
+    if not low <= reader_minutes <= high:
+        raise UsageError(f"--reader-minutes must be between {low:g} and {high:g}")
     missing = locator_training_missing()
     if missing is not None:
         raise UsageError(missing)
@@ -275,6 +314,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     for deck in decks:
         state = "" if deck.adapted else " (not adapted: enrol it again)"
         state += ", own locator" if deck.has_locator else ""
+        state += " and reader" if deck.has_reader else ""
         print(f"{deck.name}  {deck.family}, {len(deck.cards)} cards{state}")
     return 0
 

@@ -1,4 +1,5 @@
-"""Adapt the locator to a taught deck: minutes of training on scenes of its own faces.
+"""Adapt the locator (and the reader) to a taught deck: minutes of training on scenes of
+its own faces.
 
 Teaching a deck adapts the reading (`vision.deck_enrol`), but a card whose index the
 shipped locator does not find is never read: on the held-out Rook look, enrolling every
@@ -10,7 +11,17 @@ the extra takes: `shanghai deck enroll ... --locator`.
 
 The tiles mix the taught deck's hands (fanned, in rows, loose, on the training tables)
 with scenes of the training looks (a third of the tiles), so the locator does not
-forget the other decks; `LocatorPlan` holds the sizes and the time budget.
+forget the other decks; `LocatorPlan` holds the sizes and the time budgets.
+
+The same photos give the reader's training crops: every visible index, cut as the
+runtime cuts it (`crops.write_index_crops`), plus a few photos of the training looks
+that hold every card class (the classify data needs each class, and a reader fine-tuned
+on one deck alone would forget the others). The reader is then fine-tuned from the
+shipped weights for `reader_minutes`: the taught head on the shipped reader's features
+reads flat probabilities (a right read at a median 0.9, so most of a taught deck's
+cards were marked "check it"), while a reader trained on the deck's own prints reads
+them surely (docs/decks.md, the spike of 2026-11-27). `DeckHead.apply` uses it where
+the head would read (a crop near an enrolled card); elsewhere the shipped reading stays.
 """
 
 from __future__ import annotations
@@ -18,18 +29,22 @@ from __future__ import annotations
 import shutil
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from shanghai.vision.deck_store import LOCATOR_MINUTES, StoredDeck
-from shanghai.vision.model_files import shipped_locator_weights
+from shanghai.engine.cards import CARD_CLASSES
+from shanghai.vision.deck_store import LOCATOR_MINUTES, READER_MINUTES, StoredDeck
+from shanghai.vision.model_files import shipped_locator_weights, shipped_reader_weights
 from shanghai.vision.pipeline import CardModels
 
+from .crops import CROP_SIZE, write_index_crops
 from .decks import all_looks
 from .enrolled_look import EnrolledLook, enrolled_look
+from .faces import DeckLook
 from .generate import tile_windows
 from .hand_photos import photo_of_cards
 from .labels import yolo_lines
@@ -57,6 +72,10 @@ class LocatorPlan:
     """Scenes of the training looks, so the other decks are not forgotten."""
     minutes: float = LOCATOR_MINUTES
     """Training time budget; ultralytics fits the epochs and schedule to it."""
+    reader_minutes: float = READER_MINUTES
+    """The reader's fine-tune budget after the locator's (0: the head alone reads)."""
+    class_photos: int = 24
+    """Photos of the training looks' cards, every class in them, for the reader."""
     tile: int = 416
     seed: int = 0
 
@@ -76,10 +95,16 @@ def _write_tiles(
 
 
 def deck_tiles(
-    look: EnrolledLook, root: Path, plan: LocatorPlan, progress: Progress = _no_progress
+    look: EnrolledLook,
+    root: Path,
+    plan: LocatorPlan,
+    progress: Progress = _no_progress,
+    crops: Path | None = None,
 ) -> Path:
     """Write training tiles of the taught deck (and of the training looks) under `root`;
-    returns the ultralytics `data.yaml`."""
+    returns the ultralytics `data.yaml`. With `crops`, also the reader's crops of every
+    visible index of the same photos (and of `plan.class_photos` more: `class_photos`)
+    in ultralytics' classify layout there."""
     rng = np.random.default_rng([plan.seed, 1])
     cards = list(look.cards())
     training = [lk for lk in all_looks() if not lk.held_out]
@@ -93,17 +118,58 @@ def deck_tiles(
         else:
             rendered = sample_scene(rng, "train", training)
         _write_tiles(root, split, f"s{i:05d}", rendered, rng, plan.tile)
+        if crops is not None:
+            write_index_crops(crops, split, f"s{i:05d}", rendered, rng)
         progress("scenes", i + 1, total)
+    if crops is not None:
+        class_photos(crops, training, plan, rng)
     return write_data_yaml(root)
 
 
+def class_photos(
+    root: Path, looks: list[DeckLook], plan: LocatorPlan, rng: np.random.Generator
+) -> None:
+    """Reader crops of `plan.class_photos` photos of the training looks whose hands hold
+    the card classes seen least so far (more, each holding the rarest class, until every
+    class has two crops): ultralytics reads a classify folder's classes from its
+    subfolders and refuses an empty one, and the fine-tuned reader must keep every class
+    of the shipped one. A class one split lacks gets a copy of a crop from the other
+    (its validation figure means nothing; the deck's cards are what is validated)."""
+    seen = Counter({name: 0 for name in CARD_CLASSES})
+    for folder in root.glob("*/*"):
+        seen[folder.name] += sum(1 for _ in folder.glob("*.png"))
+    for i in range(plan.class_photos + len(CARD_CLASSES)):
+        least = min(seen.values())
+        if i >= plan.class_photos and least >= 2:
+            break
+        rarest = rng.choice(sorted(n for n, k in seen.items() if k == least))
+        holding = [lk for lk in looks if any(str(c) == rarest for c in lk.cards())]
+        look = holding[int(rng.integers(len(holding)))]
+        have = sorted(look.cards(), key=lambda c: (seen[str(c)], rng.random()))
+        rendered, _ = photo_of_cards(rng, "train", look, have[:11])
+        seen.update(write_index_crops(root, "train", f"c{i:05d}", rendered, rng))
+    for name in CARD_CLASSES:
+        folders = [root / split / name for split in ("train", "val")]
+        for folder in folders:
+            folder.mkdir(parents=True, exist_ok=True)
+        found = [next(folder.glob("*.png"), None) for folder in folders]
+        if found[0] is None and found[1] is None:
+            raise RuntimeError(f"no reader crop was drawn for {name}: draw more class photos")
+        for folder, crop in zip(folders, found, strict=True):
+            if crop is None:
+                source = found[0] or found[1]
+                assert source is not None
+                shutil.copyfile(source, folder / f"copy-{source.name}")
+
+
 class _TrainClock:
-    """Training progress as ("train", seconds so far, seconds budgeted), at most once a
+    """Training progress as (`stage`, seconds so far, seconds budgeted), at most once a
     second: ultralytics fits the epochs to the time budget, so time is the honest
     measure of how far along it is."""
 
-    def __init__(self, progress: Progress, minutes: float) -> None:
+    def __init__(self, progress: Progress, minutes: float, stage: str = "train") -> None:
         self.progress = progress
+        self.stage = stage
         self.budget = max(1, round(minutes * 60))
         self.started = time.monotonic()
         self.said = -1
@@ -112,10 +178,10 @@ class _TrainClock:
         elapsed = min(self.budget - 1, int(time.monotonic() - self.started))
         if elapsed > self.said:
             self.said = elapsed
-            self.progress("train", elapsed, self.budget)
+            self.progress(self.stage, elapsed, self.budget)
 
     def done(self) -> None:
-        self.progress("train", self.budget, self.budget)
+        self.progress(self.stage, self.budget, self.budget)
 
 
 def teach_locator(
@@ -126,23 +192,28 @@ def teach_locator(
     progress: Progress = _no_progress,
     work: Path | None = None,
 ) -> Path:
-    """Adapt the shipped locator to `deck` and write it, int8 as the shipped one, to the
-    deck's folder; returns its path. The scenes and the training run live in `work` (a
-    temporary folder by default) and are not kept; an interruption (an exception from
-    `progress`, a signal turned into `SystemExit`) leaves the deck as it was. Needs the
-    `train` extra."""
-    from .quantize import calibration_images, quantize_detector
-    from .training import DetectorConfig, export_onnx, train_detector
+    """Adapt the shipped locator to `deck` and, with `plan.reader_minutes`, the shipped
+    reader too; write them, int8 as the shipped ones, to the deck's folder (both or
+    neither; a deck taught again with no reader time loses the reader it had); returns
+    the locator's path. Progress stages: "scenes", "train", "reader", "export". The
+    scenes and the training runs live in `work` (a temporary folder by default) and are
+    not kept; an interruption (an exception from `progress`, a signal turned into
+    `SystemExit`) leaves the deck as it was. Needs the `train` extra."""
+    from .quantize import calibration_images, quantize_detector, quantize_reader
+    from .training import DetectorConfig, ReaderConfig, export_onnx, train_detector, train_reader
 
     weights = shipped_locator_weights()
-    if not weights.is_file():
-        raise FileNotFoundError(f"{weights}: the shipped locator's weights are not installed")
+    reader_weights = shipped_reader_weights()
+    for path in (weights, reader_weights) if plan.reader_minutes > 0 else (weights,):
+        if not path.is_file():
+            raise FileNotFoundError(f"{path}: the shipped model's weights are not installed")
     look = enrolled_look(deck, models)
-    target = deck.locator_path
-    partial = target.with_suffix(".partial")
+    targets = [deck.locator_path] + ([deck.reader_path] if plan.reader_minutes > 0 else [])
+    partials = [target.with_suffix(".partial") for target in targets]
     with tempfile.TemporaryDirectory(dir=work) as tmp:
         root = Path(tmp)
-        data = deck_tiles(look, root / "tiles", plan, progress)
+        crops = root / "crops" if plan.reader_minutes > 0 else None
+        data = deck_tiles(look, root / "tiles", plan, progress, crops)
         clock = _TrainClock(progress, plan.minutes)
         clock()
         config = DetectorConfig(
@@ -158,13 +229,40 @@ def teach_locator(
         )
         best = train_detector(config, on_batch=clock)
         clock.done()
+        best_reader = None
+        if crops is not None:
+            clock = _TrainClock(progress, plan.reader_minutes, stage="reader")
+            clock()
+            reader_config = ReaderConfig(
+                data=crops,
+                out=root / "runs",
+                name="reader",
+                epochs=max(1, int(plan.reader_minutes * 4)),
+                hours=plan.reader_minutes / 60,
+                workers=0,
+                seed=plan.seed,
+                init_from=reader_weights,
+                extra={"warmup_epochs": 0.0, "lr0": 0.0005},
+            )
+            best_reader = train_reader(reader_config, on_batch=clock)
+            clock.done()
         progress("export", 0, 1)
-        float_model = export_onnx(best, imgsz=plan.tile, dynamic=True, to=root / "float.onnx")
-        images = calibration_images(root / "tiles" / "train" / "images")
         try:
-            quantize_detector(float_model, partial, images, imgsz=plan.tile)
-            shutil.move(partial, target)
+            float_model = export_onnx(best, imgsz=plan.tile, dynamic=True, to=root / "float.onnx")
+            images = calibration_images(root / "tiles" / "train" / "images")
+            quantize_detector(float_model, partials[0], images, imgsz=plan.tile)
+            if best_reader is not None and crops is not None:
+                float_reader = export_onnx(
+                    best_reader, imgsz=CROP_SIZE, dynamic=True, to=root / "reader.onnx"
+                )
+                samples = calibration_images(crops / "train", 256, suffix=".png")
+                quantize_reader(float_reader, partials[1], samples)
+            for partial, target in zip(partials, targets, strict=True):
+                shutil.move(partial, target)
+            if plan.reader_minutes <= 0:
+                deck.reader_path.unlink(missing_ok=True)
         finally:
-            partial.unlink(missing_ok=True)
+            for partial in partials:
+                partial.unlink(missing_ok=True)
         progress("export", 1, 1)
-    return target
+    return targets[0]

@@ -36,9 +36,9 @@ import numpy as np
 from tqdm import tqdm
 
 from .backgrounds import HELD_OUT_FAMILIES, TRAIN_FAMILIES
-from .crops import CROP_CONTEXT, CROP_SIZE, square_crop
+from .crops import CROP_SIZE, write_index_crops
 from .decks import all_looks
-from .labels import CLASS_NAMES, CardLabel, index_box, yolo_lines
+from .labels import CLASS_NAMES, CardLabel, yolo_lines
 from .sampling import ROOK_SHARE, sample_scene
 from .scene import Rendered
 from .splits import SPLITS, split_for_index
@@ -46,7 +46,6 @@ from .writer import (
     encode_jpeg,
     labels_json,
     scene_header,
-    write_crop,
     write_data_yaml,
     write_detect_item,
 )
@@ -233,25 +232,9 @@ def make_item(cfg: GenerateConfig, index: int) -> ItemResult:
         return _tile_item(cfg, stem, split, rng, rendered)
     # crops: every readable index of the frame, cut out for the reader
     result = ItemResult(split=split)
-    h, w = rendered.image.shape[:2]
-    k = 0
-    for label in rendered.labels():
-        for ix in label.indices:
-            if ix.state != "visible":
-                continue
-            box = index_box(ix.quad, w, h)
-            crop = square_crop(
-                rendered.image,
-                box,
-                size=cfg.crop_size,
-                context=CROP_CONTEXT * float(rng.uniform(0.88, 1.15)),
-                shift=(float(rng.normal(0, 0.04)), float(rng.normal(0, 0.04))),
-            )
-            name = str(label.placement.card)
-            write_crop(cfg.root, split, name, f"{stem}-{k}", crop)
-            result.crops += 1
-            result.classes[name] += 1
-            k += 1
+    made = write_index_crops(cfg.root, split, stem, rendered, rng, cfg.crop_size)
+    result.crops += sum(made.values())
+    result.classes.update(made)
     return result
 
 

@@ -302,7 +302,9 @@ def train_detector(
     return run / "weights" / "best.pt"
 
 
-def train_reader(config: ReaderConfig, *, resume: bool = False) -> Path:
+def train_reader(
+    config: ReaderConfig, *, resume: bool = False, on_batch: OnBatch | None = None
+) -> Path:
     """Train (or resume) the index reader; returns the path of `best.pt`.
 
     Flips would turn a 6 into a mirrored glyph and colours carry the suit and the Rook
@@ -315,6 +317,8 @@ def train_reader(config: ReaderConfig, *, resume: bool = False) -> Path:
     run = _run_dir(config.out, config.name)
     cfg_path = model_yaml("classify", nc=nc, width=config.width, depth=config.depth, folder=run)
     model, resuming = _resume_or_new(run, cfg_path, "classify", resume, config.init_from)
+    if on_batch is not None:
+        model.add_callback("on_train_batch_end", lambda trainer: on_batch())
     started = time.time()
     if resuming:
         model.train(resume=True)

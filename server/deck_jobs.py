@@ -181,12 +181,13 @@ class DeckJobs:
 
             def finish(code: int, last: str) -> None:
                 if cancel.is_set():
-                    self._finish(name, "cancelled", "stopped: the deck keeps the locator it had")
+                    kept = "stopped: the deck keeps the locator and reader it had"
+                    self._finish(name, "cancelled", kept)
                 elif code != 0:
                     self._finish(name, "failed", failure_message(code, last))
                 else:
                     work.scanners.forget(name)
-                    self._finish(name, "done", f"deck {name} has its own locator now")
+                    self._finish(name, "done", _locator_done(work.store, name))
 
             try:
                 self._runs[name] = LocatorRun(
@@ -271,8 +272,9 @@ class DeckScanners:
         try:
             deck = self.store.get(name)
             stamp = deck.head_path.stat().st_mtime_ns
-            if deck.has_locator:  # a locator adapted later (`deck enroll --locator`)
-                stamp += deck.locator_path.stat().st_mtime_ns
+            for path in (deck.locator_path, deck.reader_path):  # adapted later
+                if path.is_file():  # (`shanghai deck locator`, the page's button)
+                    stamp += path.stat().st_mtime_ns
         except (DeckError, OSError):
             return base  # removed since the game began, or never taught here
         if family is not None and deck.family is not family:
@@ -337,3 +339,12 @@ def get_game_scanner(scanner: ScannerDep, game: GameDep, decks: DecksDep) -> Car
 
 
 GameScannerDep = Annotated[CardScanner, Depends(get_game_scanner)]
+
+
+def _locator_done(store: DeckStore, name: str) -> str:
+    """What the locator step gave deck `name` (the page says it when the step ends)."""
+    try:
+        reader = store.get(name).has_reader
+    except DeckError:
+        reader = False
+    return f"deck {name} has its own locator{' and reader' if reader else ''} now"

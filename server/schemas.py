@@ -703,7 +703,8 @@ class DeckAdaptPublic(BaseModel):
     state: Literal["running", "done", "failed", "cancelled"]
     stage: str = Field(
         description="reading: photos, crops (reading the enrolled crops) or fit; locator: "
-        "scenes (rendering photos of the deck), train (done and total in seconds) or export"
+        "scenes (rendering photos of the deck), train (the locator; done and total in "
+        "seconds), reader (the reader's fine-tune, in seconds) or export"
     )
     done: int
     total: int
@@ -717,7 +718,8 @@ class LocatorStart(BaseModel):
         default=LOCATOR_MINUTES,
         ge=LOCATOR_MINUTES_RANGE[0],
         le=LOCATOR_MINUTES_RANGE[1],
-        description="training time; the scenes and the export add about 3 minutes",
+        description="the locator's training time; the scenes, the reader's fine-tune "
+        "(2 minutes) and the exports add about 5 minutes",
     )
 
 
@@ -732,6 +734,10 @@ class DeckPublic(BaseModel):
     locator: bool = Field(
         default=False,
         description="the stored deck has its own adapted locator (`shanghai deck locator`)",
+    )
+    reader: bool = Field(
+        default=False,
+        description="the stored deck has its own fine-tuned reader (the same step)",
     )
     locator_teachable: bool = Field(
         default=False,

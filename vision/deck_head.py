@@ -115,6 +115,10 @@ class DeckHead:
     """The deck's own adapted locator (ONNX), when it has one (`shanghai deck enroll
     --locator`): `CardModels.use_deck` locates with it instead of the shipped one.
     Not part of the head's file; the deck's folder says (`StoredDeck.head`)."""
+    own_reader: Path | None = None
+    """The deck's own fine-tuned reader (ONNX), when it has one: where the head would
+    read a crop (`sure`), that reader's probabilities are the reading instead of the
+    head's (`apply`), as they are sure where right. Not part of the head's file."""
 
     def __post_init__(self) -> None:
         if self.kind not in HEAD_KINDS:
@@ -159,10 +163,16 @@ class DeckHead:
         return np.asarray((head.max(axis=1) >= self.min_confidence) & near, dtype=np.bool_)
 
     def apply(
-        self, probabilities: Float32Array, features: Float32Array, names: Sequence[str]
+        self,
+        probabilities: Float32Array,
+        features: Float32Array,
+        names: Sequence[str],
+        own: Float32Array | None = None,
     ) -> Float32Array:
         """(N, C) shipped probabilities over the reader's classes `names` -> the deck's
-        reading (see the module docstring); rows stay shares of one."""
+        reading (see the module docstring); rows stay shares of one. With `own`, the
+        deck's own reader's (N, C) probabilities (`own_reader`), those are the reading
+        where the head would read."""
         out = np.array(probabilities, dtype=np.float32, copy=True)
         if len(out) == 0:
             return out
@@ -170,6 +180,9 @@ class DeckHead:
         cols = np.array([column[c] for c in self.classes], dtype=np.int64)
         sure = self.sure(features)
         if not sure.any():
+            return out
+        if own is not None:
+            out[sure] = own[sure]
             return out
         mine = np.zeros_like(out[sure])
         mine[:, cols] = self.probabilities(features[sure])

@@ -50,9 +50,17 @@ DECK_FILE = "deck.json"
 HEAD_FILE = "head.npz"
 LOCATOR_FILE = "cards-detector.onnx"
 """A deck's own adapted locator (`datasets.deck_locator`), when it has one."""
-LOCATOR_MINUTES = 10.0
-"""A taught deck's locator training, by default: the deck ready in about 15 minutes."""
+LOCATOR_MINUTES = 9.0
+"""A taught deck's locator training, by default: with the reader's (`READER_MINUTES`),
+the scenes and the exports, the deck is ready in about 14 minutes on a 2-core CPU
+(docs/decks.md)."""
 LOCATOR_MINUTES_RANGE = (1.0, 120.0)
+READER_FILE = "cards-reader.onnx"
+"""A deck's own fine-tuned reader (`datasets.deck_locator`), when it has one."""
+READER_MINUTES = 2.0
+"""The reader's fine-tune after the locator's training, by default: on the Rook look the
+fine-tune's validation accuracy stops rising after about 1.5 minutes."""
+READER_MINUTES_RANGE = (0.0, 60.0)
 CROPS_FOLDER = "crops"
 FACES_FOLDER = "faces"
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
@@ -133,6 +141,14 @@ class StoredDeck:
     def has_locator(self) -> bool:
         return self.locator_path.is_file()
 
+    @property
+    def reader_path(self) -> Path:
+        return self.folder / READER_FILE
+
+    @property
+    def has_reader(self) -> bool:
+        return self.reader_path.is_file()
+
     def missing(self) -> list[Card]:
         """Cards of the family not enrolled (they keep the shipped reading)."""
         have = set(self.cards)
@@ -146,7 +162,11 @@ class StoredDeck:
             head = DeckHead.load(self.head_path)
         except (OSError, ValueError, KeyError) as exc:
             raise DeckError(f"deck {self.name}: {HEAD_FILE} is unreadable ({exc})") from None
-        return replace(head, locator=self.locator_path) if self.has_locator else head
+        return replace(
+            head,
+            locator=self.locator_path if self.has_locator else None,
+            own_reader=self.reader_path if self.has_reader else None,
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -157,6 +177,7 @@ class StoredDeck:
             "photos": self.photos,
             "adapted": self.adapted,
             "locator": self.has_locator,
+            "reader": self.has_reader,
             "read_as": self.read_as,
         }
 

@@ -49,6 +49,7 @@ __all__ = [
     "default_models_dir",
     "locator_training_missing",
     "shipped_locator_weights",
+    "shipped_reader_weights",
     "write_settings",
 ]
 
@@ -222,6 +223,11 @@ def shipped_locator_weights() -> Path:
     return default_models_dir() / "cards-detector.pt"
 
 
+def shipped_reader_weights() -> Path:
+    """The shipped reader's PyTorch weights, which a taught deck's reader starts from."""
+    return default_models_dir() / "cards-reader.pt"
+
+
 def locator_training_missing() -> str | None:
     """Why the locator cannot be trained here (None: it can). Checked without importing
     ultralytics, which patches PIL on import: the CLI and the server ask before they
@@ -232,7 +238,7 @@ def locator_training_missing() -> str | None:
             "adapting the locator needs the train extra (PyTorch, about 5.5 GB): "
             "pip install -e '.[train]'"
         )
-    weights = shipped_locator_weights()
-    if not weights.is_file():
-        return f"{weights}: the shipped locator's weights are not installed"
+    for weights in (shipped_locator_weights(), shipped_reader_weights()):
+        if not weights.is_file():
+            return f"{weights}: the shipped model's weights are not installed"
     return None

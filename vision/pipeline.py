@@ -146,6 +146,8 @@ class CardModels:
         """Reads carried between the frames of one live video (`read_cache.ReadCache`)."""
         self.deck: DeckHead | None = None
         """A taught deck's reading (`deck_head.DeckHead`), applied in `classify`."""
+        self.own_reader: OnnxClassifier | None = None
+        """A taught deck's own fine-tuned reader (`DeckHead.own_reader`), when it has one."""
         self.name = f"{files.detector.name} + {files.reader.name}"
         if deck is not None:
             self.use_deck(deck)
@@ -173,7 +175,19 @@ class CardModels:
                     f"the deck's locator ({deck.locator.name}) cannot be used: {exc}; "
                     "teach its locator again"
                 ) from None
+        own_reader = None
+        if deck is not None and deck.own_reader is not None:
+            try:
+                own_reader = OnnxClassifier(deck.own_reader, threads=self._threads)
+                if own_reader.names != self.reader.names:
+                    raise ValueError("its card classes are not the shipped reader's")
+            except Exception as exc:  # ONNX Runtime's load errors derive from Exception only
+                raise DeckError(
+                    f"the deck's reader ({deck.own_reader.name}) cannot be used: {exc}; "
+                    "teach its locator again"
+                ) from None
         self.detector = detector
+        self.own_reader = own_reader
         self.deck = deck
 
     @functools.cached_property
@@ -250,13 +264,18 @@ class CardModels:
         taught deck (`use_deck`), its head reads the cards it enrolled
         (`deck_head.DeckHead.apply`): the one place a deck changes a reading."""
         if self.deck is None:
-            probabilities = self.reader(crops)
-            if self.turned and crops:
-                half_turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
-                probabilities = ((probabilities + self.reader(half_turned)) / 2).astype(np.float32)
-            return probabilities.astype(np.float32)
+            return self._both_ways(self.reader, crops)
         probabilities, features = self.features(crops)
-        return self.deck.apply(probabilities, features, self.reader.names)
+        own = None if self.own_reader is None else self._both_ways(self.own_reader, crops)
+        return self.deck.apply(probabilities, features, self.reader.names, own)
+
+    def _both_ways(self, reader: OnnxClassifier, crops: list[Frame]) -> npt.NDArray[np.float32]:
+        """`reader`'s probabilities; with `turned`, the mean with each crop half turned."""
+        probabilities = reader(crops)
+        if self.turned and crops:
+            half_turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
+            return ((probabilities + reader(half_turned)) / 2).astype(np.float32)
+        return probabilities.astype(np.float32)
 
     def features(
         self, crops: list[Frame]

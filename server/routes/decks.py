@@ -104,6 +104,7 @@ def deck_public(decks: TeachDecks, name: str) -> DeckPublic:
         stored=stored is not None,
         adapted=stored is not None and stored.adapted,
         locator=stored is not None and stored.has_locator,
+        reader=stored is not None and stored.has_reader,
         locator_teachable=stored is not None
         and stored.adapted
         and draft is None
@@ -296,7 +297,7 @@ def adapt_progress(name: NamePath, decks: DecksDep) -> DeckAdaptPublic:
 @router.delete("/{name}/adapt", response_model=DeckAdaptPublic, responses=DECK_ERRORS)
 def cancel_adapt(name: NamePath, decks: DecksDep) -> DeckAdaptPublic:
     """Stop the deck's adaptation: of the reading, nothing is stored and the draft stays;
-    of the locator, the deck keeps the locator it had."""
+    of the locator, the deck keeps the locator and reader it had."""
     if not decks.jobs.cancel(name):
         raise ApiError(409, f"deck {name} is not being adapted")
     adapting = _adapting(decks.jobs.progress(name))

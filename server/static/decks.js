@@ -1,8 +1,8 @@
 // Teach a deck (#/decks, #/decks/NAME): photograph your own cards lying apart; every card
 // found comes back cut out and straightened with the name the reader proposes, to confirm,
 // correct or drop; the cards still missing are listed; "Adapt" teaches the reader in the
-// background with a progress bar. A taught deck can also get its own locator ("Teach its
-// locator", when the server has the train extra): minutes of training in the background,
+// background with a progress bar. A taught deck can also get its own locator and reader
+// ("Teach its locator", when the server has the train extra): minutes of training in the background,
 // its progress and Stop in the deck list. Also the new-game form's deck picker (`deckPicker`).
 // The API is /api/decks (docs/server.md); helpers (el, api, toast, …) are app.js's.
 "use strict";
@@ -50,8 +50,9 @@ async function showDecks(name) {
     ? el("ul", { id: "deck-list", class: "deck-list" }, decks.map(deckItem))
     : el("p", { class: "muted", id: "no-decks", text: "No deck taught yet." });
   const locatorHint = decks.some((d) => d.locator_teachable || d.locator)
-    ? el("p", { class: "muted", id: "locator-hint", text: "Its own locator finds more of a deck's cards "
-      + "(a Rook deck, an odd edition): about 13 minutes of this computer's time, in the background." })
+    ? el("p", { class: "muted", id: "locator-hint", text: "Its own locator and reader find and read more "
+      + "of a deck's cards (a Rook deck, an odd edition): about 14 minutes of this computer's time, in the "
+      + "background." })
     : null;
   if (!drawView(hash,
     el("section", { class: "panel" }, el("h1", { text: "Teach a deck" }),
@@ -65,7 +66,7 @@ async function showDecks(name) {
 }
 
 const LOCATOR_STAGES = { starting: "Starting", scenes: "Drawing photos of the deck", train: "Training its locator",
-  export: "Writing its locator" };
+  reader: "Training its reader", export: "Writing its locator and reader" };
 
 // The locator being taught, in its deck's list item: a bar, what it is doing, Stop; polled
 // until it ends, then the list is drawn again (with a toast, or the reason it stopped).
@@ -89,7 +90,7 @@ function watchLocator(name, state) {
   bar.max = Math.max(state.total, 1);
   bar.value = state.done;
   const stage = LOCATOR_STAGES[state.stage] || state.stage;
-  status.textContent = state.stage === "train"
+  status.textContent = state.stage === "train" || state.stage === "reader"
     ? `${stage}… ${Math.floor(state.done / 60)} of ${Math.round(state.total / 60)} min`
     : state.stage === "scenes" ? `${stage}… ${state.done} of ${state.total}` : `${stage}…`;
   deckPoll = setTimeout(async () => {
@@ -108,7 +109,7 @@ function deckItem(d) {
   const item = el("li", { id: `deck-item-${d.name}` });
   const taught = d.stored ? `${plural(d.cards.length, "card")} taught` : "not adapted yet";
   const state = d.draft ? ` · being taught (${plural(d.draft.length, "card")} found)`
-    : !d.adapted ? " · not adapted" : d.locator ? " · its own locator" : "";
+    : !d.adapted ? " · not adapted" : d.locator ? ` · its own locator${d.reader ? " and reader" : ""}` : "";
   const ask = el("div", { class: "ask", role: "alertdialog", hidden: true, "aria-label": `Remove deck ${d.name}?` },
     el("p", { class: "question", text: `Remove deck ${d.name}?` }),
     el("p", { text: "Games that read with it go back to the usual reading." }),

@@ -50,7 +50,7 @@ from shanghai.engine.cards import Card, DeckFamily
 from shanghai.vision.crops import square_crop
 from shanghai.vision.deck_enrol import LabelledPhoto, enrol, enrol_photo, enrolled_features
 from shanghai.vision.deck_head import SIMILARITY_QUANTILES, fit_head
-from shanghai.vision.deck_store import DeckError, DeckStore, StoredDeck
+from shanghai.vision.deck_store import READER_MINUTES, DeckError, DeckStore, StoredDeck
 from shanghai.vision.pipeline import CardModels
 from shanghai.vision.readings import family_mask
 from shanghai.vision.scan import PhotoKind, PhotoScanner
@@ -142,6 +142,15 @@ class Scene:
     distance: str
     crops: list[npt.NDArray[np.uint8]] = field(default_factory=list)
     truth: list[str] = field(default_factory=list)
+
+
+class _NamedCardModels(CardModels):
+    """A taught deck's models with the shipped name level on (`CardModels.sure_name` is
+    off while a deck reads): a benchmark-only row that says what the level would buy."""
+
+    @property
+    def sure_name(self) -> float | None:
+        return self.files.sure_name
 
 
 def card_tally(scanner: PhotoScanner, rendered: Rendered) -> Tally:
@@ -264,13 +273,17 @@ def run_look(
     cards: int | None,
     compare: bool,
     locator_minutes: float | None = None,
+    reader_minutes: float = READER_MINUTES,
+    keep: Path | None = None,
 ) -> dict[str, float]:
     rng = np.random.default_rng([seed, sum(look.name.encode())])
     shipped = PhotoScanner.load(models_dir)
     assert isinstance(shipped.models, CardModels)
     models = shipped.models
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
+        folder = Path(tmp) if keep is None else keep / look.name
+        folder.mkdir(parents=True, exist_ok=True)
+        kept = keep is not None and (folder / "decks" / "bench").is_dir()
         photos, retakes = take_photos(models, look, folder, rng, per_photo, cards)
         store = DeckStore(folder / "decks")
         steps: dict[str, int] = {}
@@ -279,25 +292,33 @@ def run_look(
             steps[stage] = total
 
         started = time.perf_counter()
-        deck = enrol(store, "bench", look.family, photos, models, progress=progress)
+        if kept:  # the same photos were taken again (the same draws), the deck reused
+            deck = store.get("bench")
+        else:
+            deck = enrol(store, "bench", look.family, photos, models, progress=progress)
         seconds = time.perf_counter() - started
         locator_seconds = 0.0
-        if locator_minutes is not None:
+        if locator_minutes is not None and not kept:
             from shanghai.datasets.deck_locator import LocatorPlan, teach_locator
 
             started = time.perf_counter()
-            teach_locator(deck, models, LocatorPlan(minutes=locator_minutes), work=folder)
+            plan = LocatorPlan(minutes=locator_minutes, reader_minutes=reader_minutes)
+            teach_locator(deck, models, plan, work=folder)
             locator_seconds = time.perf_counter() - started
         taught = PhotoScanner.load(models_dir, deck=deck.head())
         taught_models = taught.models
         assert isinstance(taught_models, CardModels)
+        named = PhotoScanner.load(models_dir, deck=deck.head())
+        named.models.__class__ = _NamedCardModels
         scenes = [Scene(*hand_scene(look, rng)) for _ in range(n_scenes)]
         before: dict[str, Tally] = defaultdict(Tally)
         after: dict[str, Tally] = defaultdict(Tally)
+        after_named: dict[str, Tally] = defaultdict(Tally)
         for scene in scenes:
             for key in ("all", scene.distance):
                 before[key].add(card_tally(shipped, scene.rendered))
                 after[key].add(card_tally(taught, scene.rendered))
+                after_named[key].add(card_tally(named, scene.rendered))
             located_indices(models, scene)
         crops = [c for s in scenes for c in s.crops]
         truth = [t for s in scenes for t in s.truth]
@@ -309,7 +330,12 @@ def run_look(
             f"\n{look.name} ({look.family}, {len(look.cards())} cards): enrolled "
             f"{len(deck.cards)} cards from {deck.photos} photos ({retakes} retaken), "
             f"enrolment + adaptation {seconds:.1f} s ({steps.get('crops', 0)} index crops)"
-            + (f", locator adapted in {locator_seconds:.0f} s" if locator_minutes else "")
+            + (
+                f", locator{' and reader' if reader_minutes > 0 else ''} adapted in "
+                f"{locator_seconds:.0f} s"
+                if locator_minutes
+                else ""
+            )
         )
         for key in ("close-up", "table", "all"):
             if key in before:
@@ -317,6 +343,7 @@ def run_look(
                     f"  {key:<9} cards {before[key].truth:4d}: before {before[key].pr()}  "
                     f"after {after[key].pr()}"
                 )
+        print(f"  with the shipped name level too: all {after_named['all'].pr()}")
         print(
             f"  reader alone on {len(truth)} located indices: before {acc_before:.3f}  "
             f"after {acc_after:.3f}"
@@ -353,6 +380,8 @@ def main(
     models: Path | None = None,
     compare: bool = False,
     locator_minutes: float | None = None,
+    reader_minutes: float = READER_MINUTES,
+    keep: Path | None = None,
 ) -> dict[str, dict[str, float]]:
     chosen = held_out_looks(looks)
     print(
@@ -364,6 +393,7 @@ def main(
         out[look.name] = run_look(
             look, models_dir=models, n_scenes=scenes, seed=seed, per_photo=per_photo,
             cards=cards, compare=compare, locator_minutes=locator_minutes,
+            reader_minutes=reader_minutes, keep=keep,
         )  # fmt: skip
     times = [v["seconds"] for v in out.values()]
     if times:
@@ -386,6 +416,20 @@ if __name__ == "__main__":
         metavar="MINUTES",
         help="also adapt the locator to the deck for this long (needs the train extra)",
     )
+    parser.add_argument(
+        "--reader",
+        type=float,
+        default=READER_MINUTES,
+        metavar="MINUTES",
+        help=f"with --locator, then fine-tune the reader this long (default "
+        f"{READER_MINUTES:g}; 0: the head alone reads)",
+    )
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        metavar="DIR",
+        help="keep each look's taught deck in DIR/LOOK (and reuse it when run again)",
+    )
     args = parser.parse_args()
     main(
         args.looks.split(",") if args.looks else None,
@@ -396,4 +440,6 @@ if __name__ == "__main__":
         models=args.models,
         compare=args.compare,
         locator_minutes=args.locator,
+        reader_minutes=args.reader,
+        keep=args.keep,
     )

@@ -62,9 +62,12 @@ def photos(folder: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(handle))
 
 
-def teach(folder: Path, rows: list[dict[str, str]], k: int, data_dir: Path) -> set[str]:
+def teach(
+    folder: Path, rows: list[dict[str, str]], k: int, data_dir: Path, locator: float | None
+) -> set[str]:
     """Enrol deck `real` from the first `k` single-card photos of each card into
-    `data_dir`; returns the photos used."""
+    `data_dir` (with `locator` minutes, then adapt its locator and reader as `shanghai
+    deck locator` does, for the default reader time); returns the photos used."""
     from shanghai.engine.cards import DeckFamily
     from shanghai.vision.deck_enrol import LabelledPhoto, enrol
     from shanghai.vision.deck_store import DeckStore, decks_dir
@@ -79,11 +82,18 @@ def teach(folder: Path, rows: list[dict[str, str]], k: int, data_dir: Path) -> s
             path = folder / "images" / row["image"]
             chosen.append(LabelledPhoto(path, (Card.parse(hand[0]),), len(chosen) + 1))
     start = time.perf_counter()
-    deck = enrol(DeckStore(decks_dir(data_dir)), "real", DeckFamily.STANDARD, chosen, CardModels())
+    models = CardModels()
+    deck = enrol(DeckStore(decks_dir(data_dir)), "real", DeckFamily.STANDARD, chosen, models)
     print(
         f"taught deck 'real': {len(deck.cards)} cards from {len(chosen)} single-card photos "
         f"in {time.perf_counter() - start:.1f} s"
     )
+    if locator is not None:
+        from shanghai.datasets.deck_locator import LocatorPlan, teach_locator
+
+        start = time.perf_counter()
+        teach_locator(deck, models, LocatorPlan(minutes=locator), work=data_dir)
+        print(f"its locator and reader adapted in {time.perf_counter() - start:.0f} s")
     return {p.path.name for p in chosen}
 
 
@@ -94,6 +104,12 @@ def main(argv: list[str] | None = None) -> dict[str, list[Judged]]:
     parser.add_argument("--deck", help="read with this taught deck")
     parser.add_argument("--data-dir", type=Path, help="where the taught deck is kept")
     parser.add_argument("--teach", type=int, help="enrol from K single-card photos a card")
+    parser.add_argument(
+        "--locator",
+        type=float,
+        metavar="MINUTES",
+        help="with --teach, also adapt the deck's locator and reader (train extra)",
+    )
     parser.add_argument("--only", choices=("single", "multi"), help="photos of 1 card, or 2+")
     parser.add_argument("--show", type=int, default=20, help="silent errors to list")
     args = parser.parse_args(argv)
@@ -102,7 +118,7 @@ def main(argv: list[str] | None = None) -> dict[str, list[Judged]]:
         return {}
     if args.teach:
         with tempfile.TemporaryDirectory() as tmp:
-            used = teach(args.folder, photos(args.folder), args.teach, Path(tmp))
+            used = teach(args.folder, photos(args.folder), args.teach, Path(tmp), args.locator)
             print("\nwithout the deck:")
             measure(args, None, used)
             print("\nwith the deck:")
@@ -113,7 +129,7 @@ def main(argv: list[str] | None = None) -> dict[str, list[Judged]]:
 def taught_deck(name: str, data_dir: Path | None) -> DeckHead:
     from shanghai.vision.deck_store import DeckStore, decks_dir
 
-    return DeckHead.load(DeckStore(decks_dir(data_dir)).get(name).head_path)
+    return DeckStore(decks_dir(data_dir)).get(name).head()  # with its locator and reader
 
 
 def measure(

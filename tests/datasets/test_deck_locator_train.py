@@ -1,6 +1,6 @@
-"""Adapting the locator to a taught deck end to end, at toy size: scenes of its faces,
-a few seconds of training from the shipped weights, the int8 export into the deck's
-folder, and scans with the deck locating with it."""
+"""Adapting the locator and the reader to a taught deck end to end, at toy size: scenes
+of its faces, a few seconds of training of each from the shipped weights, the int8
+exports into the deck's folder, and scans with the deck locating and reading with them."""
 
 from __future__ import annotations
 
@@ -42,22 +42,25 @@ def test_a_deck_gets_its_own_locator_and_scans_with_it(tmp_path: Path) -> None:
     path = teach_locator(
         deck,
         models,
-        LocatorPlan(scenes=6, other_scenes=2, minutes=0.1),
+        LocatorPlan(scenes=6, other_scenes=2, minutes=0.1, reader_minutes=0.1),
         progress=lambda stage, done, total: stages.add(stage),
         work=tmp_path,
     )
-    assert path == deck.locator_path and deck.has_locator
-    assert stages == {"scenes", "train", "export"}
+    assert path == deck.locator_path and deck.has_locator and deck.has_reader
+    assert stages == {"scenes", "train", "reader", "export"}
     assert not list(deck.folder.glob("*.partial"))
-    assert deck.to_json()["locator"] is True
+    assert deck.to_json()["locator"] is True and deck.to_json()["reader"] is True
+    assert list(tmp_path.glob("tmp*")) == []  # the scenes and crops are not kept
 
     head = deck.head()
-    assert head.locator == deck.locator_path
+    assert head.locator == deck.locator_path and head.own_reader == deck.reader_path
     scanner = PhotoScanner.load(deck=head)
     assert isinstance(scanner.models, CardModels)
     shipped = CardModels()
     assert scanner.models.detector is not shipped.detector
     assert scanner.models.detector.names == shipped.detector.names
+    assert scanner.models.own_reader is not None
+    assert scanner.models.own_reader.names == shipped.reader.names
     photo = read_image(tmp_path / "enrol00.jpg")
     snapshot = scanner.scan(photo, kind=PhotoKind.HAND)
     assert {str(c.card) for c in snapshot.cards} <= set(CARDS)
@@ -93,20 +96,25 @@ def test_the_cli_teaches_the_locator_with_the_deck(
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.delenv("SHANGHAI_DATA_DIR", raising=False)
     labels = teaching_photos(tmp_path)
-    assert main(["deck", "enroll", "home", "--labels", str(labels), "--locator", "1"]) == 0
+    argv = ["deck", "enroll", "home", "--labels", str(labels), "--locator", "1"]
+    assert main([*argv, "--reader-minutes", "0.2"]) == 0
     captured = capsys.readouterr()
-    assert "its own locator is adapted" in captured.out
+    assert "its own locator and reader are adapted" in captured.out
     assert "adapting the locator" in captured.err  # the progress bars
+    assert "fine-tuning the reader" in captured.err
     deck = DeckStore(tmp_path / "data" / "shanghai" / "decks").get("home")
-    assert deck.has_locator
+    assert deck.has_locator and deck.has_reader
     assert main(["deck", "list"]) == 0
-    assert "own locator" in capsys.readouterr().out
+    assert "own locator and reader" in capsys.readouterr().out
     photo = str(tmp_path / "enrol00.jpg")
     assert main(["scan", photo, "--deck", "home", "--photo", "hand", "--json"]) == 0
     capsys.readouterr()
-    # a deck taught already (on the page) gets its locator adapted again later
-    assert main(["deck", "locator", "home", "--minutes", "1", "--quiet"]) == 0
+    # a deck taught already (on the page) gets its locator adapted again later; with no
+    # reader time, the head alone reads again
+    argv = ["deck", "locator", "home", "--minutes", "1", "--reader-minutes", "0", "--quiet"]
+    assert main(argv) == 0
     assert "deck home: locator adapted in" in capsys.readouterr().out
+    assert deck.has_locator and not deck.has_reader
     assert main(["deck", "locator", "nothere", "--minutes", "1"]) == 2
     assert "no deck named 'nothere'" in capsys.readouterr().err
 
@@ -120,13 +128,18 @@ def test_the_cli_reports_json_lines_the_server_reads(
 
     monkeypatch.setenv("SHANGHAI_DATA_DIR", str(tmp_path / "data"))
     taught_deck(tmp_path / "data", CardModels())
-    assert main(["deck", "locator", "home", "--minutes", "1", "--json-progress"]) == 0
+    argv = ["deck", "locator", "home", "--minutes", "1", "--reader-minutes", "0.1"]
+    assert main([*argv, "--json-progress"]) == 0
     lines = capsys.readouterr().out.splitlines()
     steps = [step for step in map(parse_progress, lines) if step is not None]
     assert [s for s in steps if s[0] == "scenes"][-1] == ("scenes", 8, 8)
     train = [s for s in steps if s[0] == "train"]
     assert train[0] == ("train", 0, 60) and train[-1] == ("train", 60, 60)
     assert all(a[1] <= b[1] for a, b in itertools.pairwise(train))
+    reader = [s for s in steps if s[0] == "reader"]
+    assert reader[0] == ("reader", 0, 6) and reader[-1] == ("reader", 6, 6)
+    assert steps.index(train[-1]) < steps.index(reader[0])
     assert steps[-1] == ("export", 1, 1)
-    assert "its own locator is adapted" in lines[-1]
-    assert DeckStore(tmp_path / "data" / "decks").get("home").has_locator
+    assert "its own locator and reader are adapted" in lines[-1]
+    deck = DeckStore(tmp_path / "data" / "decks").get("home")
+    assert deck.has_locator and deck.has_reader

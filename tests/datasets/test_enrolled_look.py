@@ -1,6 +1,6 @@
-"""A taught deck as a generator look (`datasets.enrolled_look`) and the tiles its locator
-is adapted on (`datasets.deck_locator.deck_tiles`), with the real models on small
-generated enrolment photos."""
+"""A taught deck as a generator look (`datasets.enrolled_look`) and the tiles and reader
+crops its locator and reader are adapted on (`datasets.deck_locator.deck_tiles`), with
+the real models on small generated enrolment photos."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from shanghai.datasets.deck_locator import LocatorPlan, deck_tiles
 from shanghai.datasets.enrolled_look import enrolled_look
 from shanghai.datasets.faces import FACE_H, FACE_W
 from shanghai.datasets.hand_photos import photo_of_cards
+from shanghai.engine.cards import CARD_CLASSES
 from shanghai.vision.deck_store import StoredDeck
 from shanghai.vision.pipeline import CardModels, models_installed
 
@@ -93,3 +94,27 @@ def test_the_cli_refuses_a_locator_budget_out_of_range(
     labels.write_text("image,cards\n")
     assert main(["deck", "enroll", "home", "--labels", str(labels), "--locator", "0"]) == 2
     assert "the locator's training MINUTES must be between 1 and 120" in capsys.readouterr().err
+    argv = ["deck", "enroll", "home", "--labels", str(labels), "--locator", "1"]
+    assert main([*argv, "--reader-minutes", "61"]) == 2
+    assert "--reader-minutes must be between 0 and 60" in capsys.readouterr().err
+    assert main([*argv[:-2], "--reader-minutes", "1"]) == 2
+    assert "--reader-minutes goes with --locator" in capsys.readouterr().err
+
+
+def test_the_readers_crops_hold_the_deck_and_every_class(
+    deck: StoredDeck, models: CardModels, tmp_path: Path
+) -> None:
+    """The same photos as the tiles give the reader's crops; photos of the training looks
+    add every class the fine-tune must keep, in both splits (ultralytics refuses an
+    empty class folder)."""
+    crops = tmp_path / "crops"
+    plan = LocatorPlan(scenes=9, other_scenes=1, class_photos=4)
+    deck_tiles(enrolled_look(deck, models), tmp_path / "tiles", plan, crops=crops)
+    for split in ("train", "val"):
+        folders = {p.name: p for p in (crops / split).iterdir()}
+        assert set(folders) == set(CARD_CLASSES)
+        assert all(any(f.glob("*.png")) for f in folders.values()), split
+    taught = {card: len(list((crops / "train" / card).glob("s*.png"))) for card in CARDS}
+    assert sum(taught.values()) >= 9 and sum(v > 0 for v in taught.values()) >= 4
+    class_crops = list((crops / "train").glob("*/c*.png"))
+    assert len({p.parent.name for p in class_crops}) > 60  # hands of the rarest classes

@@ -41,11 +41,11 @@ def test_teach_a_deck_its_locator_and_stop_it(
     item = page.locator("#deck-item-home")
     button = item.locator(".teach-locator")
     assert button.inner_text() == "Teach its locator"
-    assert "13 minutes" in page.inner_text("#locator-hint")
+    assert "14 minutes" in page.inner_text("#locator-hint")
     assert item.locator(".locator-job").is_hidden()
 
     button.click()
-    wait_for_text(page, "#deck-item-home .locator-status", "Training its locator… 0 of 10 min")
+    wait_for_text(page, "#deck-item-home .locator-status", "Training its locator… 0 of 9 min")
     assert item.locator(".locator-job progress").is_visible()
     assert item.locator(".remove-deck").is_disabled()
     for scheme in ("light", "dark"):
@@ -59,9 +59,9 @@ def test_teach_a_deck_its_locator_and_stop_it(
     wait_for_text(page, "#deck-item-home .locator-status", "Training its locator")
 
     go.touch()
-    wait_for_text(page, "#toast", "Deck home has its own locator now.")
+    wait_for_text(page, "#toast", "Deck home has its own locator and reader now.")
     page.wait_for_selector("#deck-item-home .teach-locator:not([disabled])", timeout=TIMEOUT)
-    assert "its own locator" in item.inner_text()
+    assert "its own locator and reader" in item.inner_text()
     assert item.locator(".teach-locator").inner_text() == "Teach its locator again"
     assert item.locator(".locator-job").is_hidden()
     at_both_sizes(page, screenshots, "decks-locator-done")
@@ -70,6 +70,8 @@ def test_teach_a_deck_its_locator_and_stop_it(
     item.locator(".teach-locator").click()
     wait_for_text(page, "#deck-item-home .locator-status", "Training its locator")
     item.locator(".stop-locator").click()
-    wait_for_text(page, "#deck-item-home .deck-message", "the deck keeps the locator it had")
+    kept = "the deck keeps the locator and reader it had"
+    wait_for_text(page, "#deck-item-home .deck-message", kept)
     assert "its own locator" in item.inner_text()
-    assert page.request.get(f"{server.url}/api/decks/home").json()["locator"] is True
+    deck = page.request.get(f"{server.url}/api/decks/home").json()
+    assert deck["locator"] is True and deck["reader"] is True

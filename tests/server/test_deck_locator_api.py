@@ -55,11 +55,13 @@ def test_a_deck_gets_its_own_locator_from_the_page(
     done = _finished(client, deck_app, "home")
     assert done["state"] == "done", done
     assert done == {**done, "kind": "locator", "stage": "export", "done": 1, "total": 1}
-    assert "own locator" in done["message"]
+    assert done["message"] == "deck home has its own locator and reader now"
     after = client.get("/api/decks/home").json()
     assert after["locator"] is True and after["adapting"]["state"] == "done"
+    assert after["reader"] is True and before["reader"] is False
     deck = DeckStore(decks_dir(settings.data_dir)).get("home")
     assert deck.has_locator and deck.head().locator == deck.locator_path
+    assert deck.has_reader and deck.head().own_reader == deck.reader_path
 
 
 def test_progress_comes_from_the_child_and_stop_stops_it(
@@ -81,7 +83,7 @@ def test_progress_comes_from_the_child_and_stop_stops_it(
     assert client.delete("/api/decks/home/adapt").status_code == 200
     ended = _finished(client, deck_app, "home")
     assert ended["state"] == "cancelled", ended
-    assert "keeps the locator it had" in ended["message"]
+    assert "keeps the locator and reader it had" in ended["message"]
     deck = DeckStore(decks_dir(settings.data_dir)).get("home")
     assert not deck.has_locator and deck.adapted
     assert client.delete("/api/decks/home/adapt").status_code == 409  # nothing runs now

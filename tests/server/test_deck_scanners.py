@@ -1,5 +1,5 @@
 """The server's scanner for a taught deck (`deck_jobs.DeckScanners`): cached per deck,
-and made again when the deck changes, its own locator added later included
+and made again when the deck changes, its own locator and reader added later included
 (`shanghai deck locator` run while the server is up)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from taught_deck import taught_deck
 
 from shanghai.server.deck_jobs import DeckScanners
 from shanghai.vision.deck_store import DeckStore
-from shanghai.vision.model_files import DETECTOR_FILE, default_models_dir
+from shanghai.vision.model_files import DETECTOR_FILE, READER_FILE, default_models_dir
 from shanghai.vision.pipeline import CardModels, models_installed
 from shanghai.vision.scan import PhotoScanner
 
@@ -37,3 +37,11 @@ def test_a_locator_added_later_is_used(tmp_path: Path) -> None:
     assert isinstance(again, PhotoScanner) and isinstance(again.models, CardModels)
     assert again.models.detector is not base.models.detector
     assert base.models.deck is None and base.models.detector is base.models._shipped_detector
+
+    # its own reader, added later by the same step (a copy of the shipped one)
+    assert again.models.own_reader is None
+    shutil.copyfile(default_models_dir() / READER_FILE, deck.reader_path)
+    third = scanners.for_deck(base, "home", deck.family)
+    assert third is not again
+    assert isinstance(third, PhotoScanner) and isinstance(third.models, CardModels)
+    assert third.models.own_reader is not None and base.models.own_reader is None

@@ -219,3 +219,53 @@ def test_a_taught_deck_reads_without_the_name_level() -> None:
     assert models.sure_name is None
     models.use_deck(None)
     assert models.sure_name == models.files.sure_name
+
+
+def test_a_deck_s_own_reader_reads_where_the_head_would() -> None:
+    """A deck with its own fine-tuned reader: that reader's rows replace the head's where
+    the head would read; a crop near no enrolled card keeps the shipped reading."""
+    names = ["7h", "8h", "9h"]
+    x, y = _clusters(["7h", "8h"], 30)
+    head = fit_head(x, y, kind="logistic", reader="r")
+    stranger = np.random.default_rng(5).normal(0, 1, (1, 32)).astype(np.float32) * 3
+    features = np.concatenate([x[:1], stranger])
+    shipped = np.array([[0.1, 0.1, 0.8], [0.1, 0.1, 0.8]], np.float32)
+    own = np.array([[0.02, 0.97, 0.01], [0.0, 0.0, 1.0]], np.float32)
+    out = head.apply(shipped, features, names, own)
+    assert np.array_equal(out[0], own[0])  # near 7h: the deck's reader reads (8h here)
+    assert np.array_equal(out[1], shipped[1])  # a stranger: the shipped reading stays
+    assert out[0].argmax() != head.apply(shipped, features, names)[0].argmax()
+
+
+@needs_models
+def test_scans_with_a_deck_s_own_reader_read_with_it(tmp_path: Path) -> None:
+    """`CardModels` loads the deck's reader (`StoredDeck.reader_path`) and reads the
+    enrolled cards' crops with it; a broken file is refused with what to do."""
+    import dataclasses
+
+    from taught_deck import taught_deck
+
+    models = CardModels()
+    deck = taught_deck(tmp_path, models)
+    assert not deck.has_reader and deck.head().own_reader is None
+    # A stand-in for a fine-tuned reader: a copy of the shipped one, whose sharp rows
+    # differ from the head's flat ones, so where a reading comes from is visible.
+    shutil.copyfile(default_models_dir() / "cards-reader.onnx", deck.reader_path)
+    head = deck.head()
+    assert head.own_reader == deck.reader_path and deck.to_json()["reader"] is True
+    wide = [cv2.imread(str(p)) for c in deck.cards for p in deck.crop_paths(c)]
+    crops = [augmented_crops(w, np.random.default_rng(0), 1)[0] for w in wide]
+    assert crops
+    taught = CardModels(deck=head)
+    assert taught.own_reader is not None
+    _, features = taught.features(crops)
+    sure = head.sure(features)
+    assert sure.sum() >= len(crops) // 2
+    read = taught.classify(crops)
+    own = taught._both_ways(taught.own_reader, crops)
+    assert np.allclose(read[sure], own[sure])
+    head_only = CardModels(deck=dataclasses.replace(head, own_reader=None)).classify(crops)
+    assert not np.allclose(read[sure], head_only[sure])  # the head's flat rows differ
+    deck.reader_path.write_bytes(b"not a model")
+    with pytest.raises(DeckError, match=r"reader .* cannot be used"):
+        CardModels(deck=deck.head())
