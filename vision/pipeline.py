@@ -266,7 +266,14 @@ class CardModels:
         if self.deck is None:
             return self._both_ways(self.reader, crops)
         probabilities, features = self.features(crops)
-        own = None if self.own_reader is None else self._both_ways(self.own_reader, crops)
+        own = None
+        if self.own_reader is not None:
+            # Only the crops the deck reads (`DeckHead.sure`) need the deck's own reader.
+            sure = self.deck.sure(features)
+            own = probabilities.copy()
+            if sure.any():
+                mine = [crop for crop, read in zip(crops, sure, strict=True) if read]
+                own[sure] = self._both_ways(self.own_reader, mine)
         return self.deck.apply(probabilities, features, self.reader.names, own)
 
     def _both_ways(self, reader: OnnxClassifier, crops: list[Frame]) -> npt.NDArray[np.float32]:
