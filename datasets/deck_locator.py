@@ -109,6 +109,8 @@ def deck_tiles(
     cards = list(look.cards())
     training = [lk for lk in all_looks() if not lk.held_out]
     total = plan.scenes + plan.other_scenes
+    # The reader's class photos are drawn after the scenes and count in the same bar.
+    shown = total + (plan.class_photos if crops is not None else 0)
     for i in range(total):
         split = "val" if i % 10 == 9 or i == total - 1 else "train"
         if i < plan.scenes:
@@ -120,21 +122,32 @@ def deck_tiles(
         _write_tiles(root, split, f"s{i:05d}", rendered, rng, plan.tile)
         if crops is not None:
             write_index_crops(crops, split, f"s{i:05d}", rendered, rng)
-        progress("scenes", i + 1, total)
+        progress("scenes", i + 1, shown)
     if crops is not None:
-        class_photos(crops, training, plan, rng)
+        class_photos(
+            crops,
+            training,
+            plan,
+            rng,
+            lambda done: progress("scenes", min(shown, total + done), shown),
+        )
     return write_data_yaml(root)
 
 
 def class_photos(
-    root: Path, looks: list[DeckLook], plan: LocatorPlan, rng: np.random.Generator
+    root: Path,
+    looks: list[DeckLook],
+    plan: LocatorPlan,
+    rng: np.random.Generator,
+    drawn: Callable[[int], None] | None = None,
 ) -> None:
     """Reader crops of `plan.class_photos` photos of the training looks whose hands hold
     the card classes seen least so far (more, each holding the rarest class, until every
     class has two crops): ultralytics reads a classify folder's classes from its
     subfolders and refuses an empty one, and the fine-tuned reader must keep every class
     of the shipped one. A class one split lacks gets a copy of a crop from the other
-    (its validation figure means nothing; the deck's cards are what is validated)."""
+    (its validation figure means nothing; the deck's cards are what is validated).
+    `drawn` hears how many photos are drawn so far (the progress bar)."""
     seen = Counter({name: 0 for name in CARD_CLASSES})
     for folder in root.glob("*/*"):
         seen[folder.name] += sum(1 for _ in folder.glob("*.png"))
@@ -148,6 +161,8 @@ def class_photos(
         have = sorted(look.cards(), key=lambda c: (seen[str(c)], rng.random()))
         rendered, _ = photo_of_cards(rng, "train", look, have[:11])
         seen.update(write_index_crops(root, "train", f"c{i:05d}", rendered, rng))
+        if drawn is not None:
+            drawn(i + 1)
     for name in CARD_CLASSES:
         folders = [root / split / name for split in ("train", "val")]
         for folder in folders:

@@ -10,6 +10,16 @@ box coordinates in pixels (up to the input size) next to class scores in 0..1; o
 scale for both wipes out the scores (measured: no detection left at all), so every
 node of the head after its last convolutions stays in float.
 
+Weights are quantized to 7 bits (`reduce_range`, -64..64), not 8. x86 CPUs without VNNI
+(AVX2 only: most AMD CPUs before Zen 4, Intel before Ice Lake) multiply uint8
+activations by int8 weights with an instruction that adds pairs of products into a
+16-bit sum and saturates there (255 x 127 x 2 overflows it; 255 x 64 x 2 does not), so a
+full-range int8 model reads differently on them than on the CPU it was measured on.
+Measured on an AVX2-only AMD EPYC (2026-11-27): the tenth model's full-range files found
+no card outline on 72 of the 296 real-dev photos and read 30.4% of them exact, against
+61.1% for the float models and 61.8% for the same weights at 7 bits (the float numbers
+the int8 ones must match; models/MODEL_CARD.md).
+
 The reader is quantized the same way, calibrated on generated index crops with the
 runtime's own preprocessing: a quarter of the float file's size (6.8 -> 2.4 MB) at the
 same validation top-1 (measured in models/MODEL_CARD.md). Its head (pooling, the linear
@@ -30,7 +40,16 @@ import numpy.typing as npt
 from shanghai.vision.arrays import Frame
 from shanghai.vision.onnx_models import OnnxClassifier, letterbox
 
-__all__ = ["calibration_images", "quantize_detector", "quantize_reader"]
+__all__ = [
+    "INT8_WEIGHT_REACH",
+    "calibration_images",
+    "int8_weight_reach",
+    "quantize_detector",
+    "quantize_reader",
+]
+
+INT8_WEIGHT_REACH = 64
+"""The largest |int8 weight| that cannot saturate a CPU without VNNI (module docstring)."""
 
 
 def calibration_images(folder: Path, count: int = 32, *, suffix: str = ".jpg") -> list[Path]:
@@ -99,6 +118,20 @@ def quantize_reader(model: Path, to: Path, crops: Sequence[Path]) -> Path:
     return _quantize(model, to, _Calibration(blobs), percentile=True)
 
 
+def int8_weight_reach(model: Path) -> int:
+    """The largest |int8 weight| in an ONNX file (0 without int8 weights): at most
+    `INT8_WEIGHT_REACH` for a file that reads alike on every x86 CPU."""
+    import onnx
+    from onnx import numpy_helper
+
+    weights = [
+        numpy_helper.to_array(t)
+        for t in onnx.load(str(model)).graph.initializer
+        if t.data_type == onnx.TensorProto.INT8
+    ]
+    return max((int(np.abs(w.astype(np.int16)).max()) for w in weights if w.size), default=0)
+
+
 def _input_name(model: Path) -> str:
     import onnxruntime as ort
 
@@ -132,6 +165,7 @@ def _quantize(
             activation_type=QuantType.QUInt8,
             weight_type=QuantType.QInt8,
             per_channel=True,
+            reduce_range=True,
             nodes_to_exclude=_head_nodes(prepared),
             calibrate_method=method,
         )

@@ -12,6 +12,7 @@ import pytest
 from taught_deck import CARDS, taught_deck, teaching_photos
 
 from shanghai.cli.main import main
+from shanghai.datasets.quantize import INT8_WEIGHT_REACH, int8_weight_reach
 from shanghai.vision.deck_store import DeckError, DeckStore
 from shanghai.vision.model_files import default_models_dir
 from shanghai.vision.pipeline import CardModels, models_installed
@@ -51,6 +52,9 @@ def test_a_deck_gets_its_own_locator_and_scans_with_it(tmp_path: Path) -> None:
     assert not list(deck.folder.glob("*.partial"))
     assert deck.to_json()["locator"] is True and deck.to_json()["reader"] is True
     assert list(tmp_path.glob("tmp*")) == []  # the scenes and crops are not kept
+    # int8 with 7-bit weights, as the shipped files: alike on CPUs without VNNI
+    for path in (deck.locator_path, deck.reader_path):
+        assert 0 < int8_weight_reach(path) <= INT8_WEIGHT_REACH
 
     head = deck.head()
     assert head.locator == deck.locator_path and head.own_reader == deck.reader_path
@@ -132,7 +136,8 @@ def test_the_cli_reports_json_lines_the_server_reads(
     assert main([*argv, "--json-progress"]) == 0
     lines = capsys.readouterr().out.splitlines()
     steps = [step for step in map(parse_progress, lines) if step is not None]
-    assert [s for s in steps if s[0] == "scenes"][-1] == ("scenes", 8, 8)
+    # 8 scenes and the reader's 24 class photos
+    assert [s for s in steps if s[0] == "scenes"][-1] == ("scenes", 32, 32)
     train = [s for s in steps if s[0] == "train"]
     assert train[0] == ("train", 0, 60) and train[-1] == ("train", 60, 60)
     assert all(a[1] <= b[1] for a, b in itertools.pairwise(train))

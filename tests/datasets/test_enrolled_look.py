@@ -109,7 +109,18 @@ def test_the_readers_crops_hold_the_deck_and_every_class(
     empty class folder)."""
     crops = tmp_path / "crops"
     plan = LocatorPlan(scenes=9, other_scenes=1, class_photos=4)
-    deck_tiles(enrolled_look(deck, models), tmp_path / "tiles", plan, crops=crops)
+    seen: list[tuple[str, int, int]] = []
+    deck_tiles(
+        enrolled_look(deck, models),
+        tmp_path / "tiles",
+        plan,
+        progress=lambda stage, done, total: seen.append((stage, done, total)),
+        crops=crops,
+    )
+    # the class photos count in the same bar, after the scenes, and it ends full
+    assert [s[1] for s in seen] == sorted(s[1] for s in seen)
+    assert {s[2] for s in seen} == {14} and seen[-1] == ("scenes", 14, 14)
+    assert seen[9] == ("scenes", 10, 14) and len(seen) > 11
     for split in ("train", "val"):
         folders = {p.name: p for p in (crops / split).iterdir()}
         assert set(folders) == set(CARD_CLASSES)

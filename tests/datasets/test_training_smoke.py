@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 import pytest
 
+from shanghai.datasets.quantize import INT8_WEIGHT_REACH, int8_weight_reach
 from shanghai.engine.cards import CARD_CLASSES
 from shanghai.vision.onnx_models import OnnxClassifier, OnnxDetector
 
@@ -242,6 +243,8 @@ def test_int8_export_keeps_the_head_in_float(shipped: Path, int8_export: Path) -
     (b,) = int8.session.run(None, {int8.input_name: blob})
     assert a.shape == b.shape
     assert np.abs(a[0, :4] - b[0, :4]).mean() < 0.05 * 160  # boxes within a few pixels
+    # 7-bit weights: the same reads on CPUs without VNNI (datasets/quantize.py)
+    assert int8_weight_reach(path) == INT8_WEIGHT_REACH
 
 
 def test_int8_reader_keeps_its_head_in_float(shipped: Path, int8_export: Path) -> None:
@@ -265,3 +268,4 @@ def test_int8_reader_keeps_its_head_in_float(shipped: Path, int8_export: Path) -
     a, b = float32(crops), int8(crops)
     assert a.shape == b.shape and np.allclose(b.sum(axis=1), 1.0, atol=1e-4)
     assert np.abs(a - b).max() < 0.1
+    assert int8_weight_reach(path) == INT8_WEIGHT_REACH
