@@ -54,14 +54,26 @@ STAGES = {
     "train": "adapting the locator (s)",
     "reader": "fine-tuning the reader (s)",
     "export": "writing the locator and reader",
+    "check": "checking its reads (photos)",
 }
+
+
+def _levels(deck: StoredDeck) -> str:
+    """The levels chosen for a deck's own models, as words ("" without them)."""
+    levels = deck.levels if deck.has_locator else None
+    if levels is None:
+        return ""
+    return f" (read floor {levels.min_read:.2f}, sure level {levels.sure_read:.2f})"
 
 
 def _done(deck: StoredDeck) -> str:
     """What a taught deck's locator step gave it (said after the step)."""
     if deck.has_reader:
-        return "its own locator and reader are adapted: scans with --deck use them"
-    return "its own locator is adapted: scans with --deck locate with it"
+        said = "its own locator and reader are adapted: scans with --deck use them"
+    else:
+        said = "its own locator is adapted: scans with --deck locate with it"
+    levels = _levels(deck)
+    return said + (f"; levels chosen on photos of its cards{levels}" if levels else "")
 
 
 def add_deck_option(p: argparse.ArgumentParser) -> None:
@@ -315,6 +327,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         state = "" if deck.adapted else " (not adapted: enrol it again)"
         state += ", own locator" if deck.has_locator else ""
         state += " and reader" if deck.has_reader else ""
+        state += _levels(deck)
         print(f"{deck.name}  {deck.family}, {len(deck.cards)} cards{state}")
     return 0
 

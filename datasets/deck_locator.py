@@ -31,7 +31,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -42,6 +42,7 @@ from shanghai.vision.model_files import shipped_locator_weights, shipped_reader_
 from shanghai.vision.pipeline import CardModels
 
 from .crops import CROP_SIZE, write_index_crops
+from .deck_check import CHECK_SCENES, check_deck
 from .decks import all_looks
 from .enrolled_look import EnrolledLook, enrolled_look
 from .faces import DeckLook
@@ -78,6 +79,9 @@ class LocatorPlan:
     """Photos of the training looks' cards, every class in them, for the reader."""
     tile: int = 416
     seed: int = 0
+    check_scenes: int = CHECK_SCENES
+    """Photos the deck's read floor and sure level are chosen on (`deck_check`; 0: none,
+    and the shipped levels stand)."""
 
 
 def _write_tiles(
@@ -208,12 +212,14 @@ def teach_locator(
     work: Path | None = None,
 ) -> Path:
     """Adapt the shipped locator to `deck` and, with `plan.reader_minutes`, the shipped
-    reader too; write them, int8 as the shipped ones, to the deck's folder (both or
-    neither; a deck taught again with no reader time loses the reader it had); returns
-    the locator's path. Progress stages: "scenes", "train", "reader", "export". The
-    scenes and the training runs live in `work` (a temporary folder by default) and are
-    not kept; an interruption (an exception from `progress`, a signal turned into
-    `SystemExit`) leaves the deck as it was. Needs the `train` extra."""
+    reader too; choose the read floor and sure level for them on photos of the deck's
+    own cards (`deck_check`, `plan.check_scenes`); write the models, int8 as the
+    shipped ones, and the levels to the deck's folder (all or none; a deck taught again
+    with no reader time loses the reader it had); returns the locator's path.
+    Progress stages: "scenes", "train", "reader", "export", "check". The scenes and
+    the training runs live in `work` (a temporary folder by default) and are not kept;
+    an interruption (an exception from `progress`, a signal turned into `SystemExit`)
+    leaves the deck as it was. Needs the `train` extra."""
     from .quantize import calibration_images, quantize_detector, quantize_reader
     from .training import DetectorConfig, ReaderConfig, export_onnx, train_detector, train_reader
 
@@ -272,12 +278,28 @@ def teach_locator(
                 )
                 samples = calibration_images(crops / "train", 256, suffix=".png")
                 quantize_reader(float_reader, partials[1], samples)
+            progress("export", 1, 1)
+            levels = None
+            if plan.check_scenes > 0:
+                new = replace(
+                    deck.head(),
+                    locator=partials[0],
+                    own_reader=partials[1] if best_reader is not None else None,
+                    min_read=None,
+                    sure_read=None,
+                )
+                levels, evidence = check_deck(
+                    deck, models, plan.check_scenes, head=new, progress=progress
+                )
+            # The old level was chosen for the old models: gone before the new ones land.
+            deck.levels_path.unlink(missing_ok=True)
             for partial, target in zip(partials, targets, strict=True):
                 shutil.move(partial, target)
             if plan.reader_minutes <= 0:
                 deck.reader_path.unlink(missing_ok=True)
+            if levels is not None:
+                deck.write_levels(levels, evidence)
         finally:
             for partial in partials:
                 partial.unlink(missing_ok=True)
-        progress("export", 1, 1)
     return targets[0]

@@ -151,6 +151,7 @@ class TableReader:
 
     sure_read = 0.7
     sure_name: float | None = None
+    taught = False
 
     def __init__(self, table: MiniTable, confidence: float = 0.9) -> None:
         self.table = table

@@ -42,6 +42,7 @@ class StandInReader:
 
     sure_read = SURE_LEVEL
     sure_name: float | None = None
+    taught = False
 
     def __init__(self, table: MiniTable, unsure: Collection[str] = ()) -> None:
         self.table = table

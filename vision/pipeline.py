@@ -95,6 +95,12 @@ class FrameReader(Protocol):
         such level; `model_files.ModelFiles.sure_name`)."""
         ...
 
+    @property
+    def taught(self) -> bool:
+        """Whether a taught deck's models read (`scan.PhotoScanner.is_sure` then
+        doubts a name read twice within a card's reach, whatever its confidence)."""
+        ...
+
     def read_frame(
         self,
         frame: Frame,
@@ -138,9 +144,7 @@ class CardModels:
         self.conf = conf
         self.iou = iou
         self.zoom = zoom or ZoomPass(zoom=1.0)
-        self.min_read = files.min_read if min_read is None else min_read
-        """Least locating x reading confidence for an index read to name a card; below
-        it the index is dropped and its card box, if located, stays an unread box."""
+        self._min_read = min_read
         self.turned = turned
         self.read_cache = read_cache
         """Reads carried between the frames of one live video (`read_cache.ReadCache`)."""
@@ -197,8 +201,27 @@ class CardModels:
 
     @property
     def sure_read(self) -> float:
-        """The models' sure level (`scan.PhotoScanner` marks reads below it unsure)."""
+        """The models' sure level (`scan.PhotoScanner` marks reads below it unsure): a
+        taught deck's own when one was chosen for its models (`DeckHead.sure_read`)."""
+        if self.deck is not None and self.deck.sure_read is not None:
+            return self.deck.sure_read
         return self.files.sure_read
+
+    @property
+    def taught(self) -> bool:
+        return self.deck is not None
+
+    @property
+    def min_read(self) -> float:
+        """Least locating x reading confidence for an index read to name a card; below
+        it the index is dropped and its card box, if located, stays an unread box. The
+        caller's floor if given (a benchmark's sweep), else a taught deck's own when one
+        was chosen for its models (`DeckHead.min_read`), else the models'."""
+        if self._min_read is not None:
+            return self._min_read
+        if self.deck is not None and self.deck.min_read is not None:
+            return self.deck.min_read
+        return self.files.min_read
 
     @property
     def sure_name(self) -> float | None:

@@ -66,7 +66,8 @@ async function showDecks(name) {
 }
 
 const LOCATOR_STAGES = { starting: "Starting", scenes: "Drawing photos of the deck", train: "Training its locator",
-  reader: "Training its reader", export: "Writing its locator and reader" };
+  reader: "Training its reader", export: "Writing its locator and reader",
+  check: "Checking its reads on photos of its cards" };
 
 // The locator being taught, in its deck's list item: a bar, what it is doing, Stop; polled
 // until it ends, then the list is drawn again (with a toast, or the reason it stopped).
@@ -92,7 +93,8 @@ function watchLocator(name, state) {
   const stage = LOCATOR_STAGES[state.stage] || state.stage;
   status.textContent = state.stage === "train" || state.stage === "reader"
     ? `${stage}… ${Math.floor(state.done / 60)} of ${Math.round(state.total / 60)} min`
-    : state.stage === "scenes" ? `${stage}… ${state.done} of ${state.total}` : `${stage}…`;
+    : state.stage === "scenes" || state.stage === "check"
+      ? `${stage}… ${state.done} of ${state.total}` : `${stage}…`;
   deckPoll = setTimeout(async () => {
     if (location.hash !== view) return stopDeckPoll();
     try {

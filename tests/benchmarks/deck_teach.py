@@ -336,6 +336,11 @@ def run_look(
                 if locator_minutes
                 else ""
             )
+            + (
+                f"; sure level {deck.sure_read:.2f} chosen on photos of its own cards"
+                if deck.has_locator and deck.sure_read is not None
+                else ""
+            )
         )
         for key in ("close-up", "table", "all"):
             if key in before:

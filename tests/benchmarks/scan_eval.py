@@ -118,6 +118,10 @@ class RememberedReads:
             return self.models.sure_name
         return self._sure_name
 
+    @property
+    def taught(self) -> bool:
+        return self.models.taught
+
     def read_frame(
         self,
         frame: np.ndarray,

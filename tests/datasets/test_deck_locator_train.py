@@ -12,6 +12,7 @@ import pytest
 from taught_deck import CARDS, taught_deck, teaching_photos
 
 from shanghai.cli.main import main
+from shanghai.datasets.deck_check import FLOORS, LEVELS
 from shanghai.datasets.quantize import INT8_WEIGHT_REACH, int8_weight_reach
 from shanghai.vision.deck_store import DeckError, DeckStore
 from shanghai.vision.model_files import default_models_dir
@@ -43,12 +44,16 @@ def test_a_deck_gets_its_own_locator_and_scans_with_it(tmp_path: Path) -> None:
     path = teach_locator(
         deck,
         models,
-        LocatorPlan(scenes=6, other_scenes=2, minutes=0.1, reader_minutes=0.1),
+        LocatorPlan(scenes=6, other_scenes=2, minutes=0.1, reader_minutes=0.1, check_scenes=2),
         progress=lambda stage, done, total: stages.add(stage),
         work=tmp_path,
     )
     assert path == deck.locator_path and deck.has_locator and deck.has_reader
-    assert stages == {"scenes", "train", "reader", "export"}
+    assert stages == {"scenes", "train", "reader", "export", "check"}
+    # the levels chosen on photos of its own cards are stored and read with the deck
+    levels = deck.levels
+    assert levels is not None and levels.min_read in FLOORS and levels.sure_read in LEVELS
+    assert deck.to_json()["levels"] == {"min_read": levels.min_read, "sure_read": levels.sure_read}
     assert not list(deck.folder.glob("*.partial"))
     assert deck.to_json()["locator"] is True and deck.to_json()["reader"] is True
     assert list(tmp_path.glob("tmp*")) == []  # the scenes and crops are not kept
@@ -60,6 +65,8 @@ def test_a_deck_gets_its_own_locator_and_scans_with_it(tmp_path: Path) -> None:
     assert head.locator == deck.locator_path and head.own_reader == deck.reader_path
     scanner = PhotoScanner.load(deck=head)
     assert isinstance(scanner.models, CardModels)
+    assert scanner.sure_level == levels.sure_read and scanner.models.taught
+    assert scanner.models.min_read == levels.min_read
     shipped = CardModels()
     assert scanner.models.detector is not shipped.detector
     assert scanner.models.detector.names == shipped.detector.names
@@ -83,12 +90,12 @@ def test_a_broken_deck_locator_is_refused_with_a_message(tmp_path: Path) -> None
 
 @pytest.fixture
 def toy_plan(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The CLI's locator step at toy size: 8 scenes instead of 300."""
+    """The CLI's locator step at toy size: 8 scenes instead of 300, 2 check photos."""
     import functools
 
     from shanghai.datasets import deck_locator
 
-    toy = functools.partial(deck_locator.LocatorPlan, scenes=6, other_scenes=2)
+    toy = functools.partial(deck_locator.LocatorPlan, scenes=6, other_scenes=2, check_scenes=2)
     monkeypatch.setattr(deck_locator, "LocatorPlan", toy)
 
 
@@ -106,10 +113,12 @@ def test_the_cli_teaches_the_locator_with_the_deck(
     assert "its own locator and reader are adapted" in captured.out
     assert "adapting the locator" in captured.err  # the progress bars
     assert "fine-tuning the reader" in captured.err
+    assert "checking its reads" in captured.err
     deck = DeckStore(tmp_path / "data" / "shanghai" / "decks").get("home")
     assert deck.has_locator and deck.has_reader
     assert main(["deck", "list"]) == 0
-    assert "own locator and reader" in capsys.readouterr().out
+    listed = capsys.readouterr().out
+    assert "own locator and reader (read floor 0." in listed and ", sure level 0." in listed
     photo = str(tmp_path / "enrol00.jpg")
     assert main(["scan", photo, "--deck", "home", "--photo", "hand", "--json"]) == 0
     capsys.readouterr()
@@ -144,7 +153,9 @@ def test_the_cli_reports_json_lines_the_server_reads(
     reader = [s for s in steps if s[0] == "reader"]
     assert reader[0] == ("reader", 0, 6) and reader[-1] == ("reader", 6, 6)
     assert steps.index(train[-1]) < steps.index(reader[0])
-    assert steps[-1] == ("export", 1, 1)
+    # then the levels are chosen on photos of its cards (2 at toy size)
+    assert steps.index(("export", 1, 1)) < steps.index(("check", 0, 2))
+    assert steps[-1] == ("check", 2, 2)
     assert "its own locator and reader are adapted" in lines[-1]
     deck = DeckStore(tmp_path / "data" / "decks").get("home")
     assert deck.has_locator and deck.has_reader

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -219,6 +220,27 @@ def test_a_taught_deck_reads_without_the_name_level() -> None:
     assert models.sure_name is None
     models.use_deck(None)
     assert models.sure_name == models.files.sure_name
+
+
+@needs_models
+def test_a_taught_deck_reads_with_its_own_levels() -> None:
+    """A read floor and sure level chosen for the deck's own models (`DeckHead.min_read`,
+    `sure_read`) replace the shipped ones while the deck reads; without them the
+    shipped levels stand; a caller's floor (a benchmark's sweep) stands over both."""
+    fingerprint = reader_fingerprint(default_models_dir() / "cards-reader.onnx")
+    models = CardModels()
+    shipped = (models.files.min_read, models.files.sure_read)
+    assert (models.min_read, models.sure_read) == shipped and not models.taught
+    head = _head(["7h", "8h"], reader=fingerprint)
+    models.use_deck(head)
+    assert (models.min_read, models.sure_read) == shipped and models.taught
+    models.use_deck(replace(head, min_read=0.3, sure_read=0.55))
+    assert (models.min_read, models.sure_read) == (0.3, 0.55)
+    models.use_deck(None)
+    assert (models.min_read, models.sure_read) == shipped and not models.taught
+    swept = CardModels(min_read=0.2)
+    swept.use_deck(replace(head, min_read=0.3, sure_read=0.55))
+    assert swept.min_read == 0.2
 
 
 def test_a_deck_s_own_reader_reads_where_the_head_would() -> None:

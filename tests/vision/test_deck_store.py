@@ -11,6 +11,7 @@ from shanghai.engine.cards import Card, DeckFamily
 from shanghai.vision.deck_store import (
     DECK_FILE,
     DeckError,
+    DeckLevels,
     DeckNotFoundError,
     DeckStore,
     decks_dir,
@@ -102,3 +103,22 @@ def test_a_broken_deck_file_is_reported(tmp_path: Path) -> None:
     (tmp_path / "home" / DECK_FILE).write_text("{not json")
     with pytest.raises(DeckError, match=r"deck home: deck\.json is unreadable"):
         DeckStore(tmp_path).get("home")
+
+
+def test_a_deck_s_own_levels_are_stored_and_read(tmp_path: Path) -> None:
+    """The read floor and sure level chosen for a deck's own models
+    (`datasets.deck_check`) live in its folder; they count only with the locator they
+    were chosen for, and a broken file is said, not taken for the shipped levels."""
+    deck = DeckStore(tmp_path).write("home", _builder(["Ah", "2c"]))
+    assert deck.levels is None and deck.to_json()["levels"] is None
+    deck.write_levels(DeckLevels(0.3, 0.6), {"photos": 2})
+    assert deck.levels == DeckLevels(0.3, 0.6) and not list(deck.folder.glob("*.partial"))
+    assert deck.to_json()["levels"] is None  # no locator: the shipped levels read
+    deck.locator_path.write_bytes(b"model")
+    assert deck.to_json()["levels"] == {"min_read": 0.3, "sure_read": 0.6}
+    deck.levels_path.write_text('{"min_read": 0.7, "sure_read": 0.6}')
+    with pytest.raises(DeckError, match=r"levels\.json holds levels outside"):
+        _ = deck.levels
+    deck.levels_path.write_text("{not json")
+    with pytest.raises(DeckError, match=r"deck home: levels\.json is unreadable"):
+        _ = deck.levels

@@ -125,6 +125,21 @@ def test_a_sure_confidence_is_sure_even_for_a_name_read_twice() -> None:
     assert unsure(snapshot) == []
 
 
+def test_with_a_taught_deck_a_name_read_twice_close_together_stays_marked() -> None:
+    """A taught deck's models count one card's two corners as two cards far more often,
+    so there a sure confidence does not make a name read twice within a card's reach
+    sure; two reads far apart, and a name read once, still are."""
+    table = close_pair("9c")
+    reader = Doubted(table, {})
+    assert unsure(scan(table, reader)) == []
+    reader.taught = True
+    assert unsure(scan(table, reader)) == ["9c", "9c"]
+    far = spread(["4h", "9c", "9c"])
+    far_reader = Doubted(far, {})
+    far_reader.taught = True
+    assert unsure(scan(far, far_reader)) == []
+
+
 def test_in_a_hand_a_read_whose_points_are_sure_is_sure() -> None:
     """The reader doubts between names worth the same (9c or 9s): a hand's score does
     not hang on it, so the hand is proposed without asking."""
