@@ -34,12 +34,17 @@ print(json.dumps({"stage": "reader", "done": 180, "total": 180}), flush=True)
 shutil.copy(shipped, folder / "cards-detector.onnx")
 shutil.copy(shipped_reader, folder / "cards-reader.onnx")
 print(json.dumps({"stage": "export", "done": 1, "total": 1}), flush=True)
+print(json.dumps({"stage": "check", "done": 1, "total": 2}), flush=True)
+while mode == "wait" and not Path(go + ".check").exists():
+    time.sleep(0.05)
+print(json.dumps({"stage": "check", "done": 2, "total": 2}), flush=True)
 """
 
 
 def stand_in_jobs(mode: str, go: Path | None = None) -> DeckJobs:
     """Jobs whose locator child succeeds ("ok"), fails with an error line ("fail"),
-    runs until stopped ("hang"), or finishes once the file `go` exists ("wait")."""
+    runs until stopped ("hang"), or trains until the file `go` exists and checks the
+    deck's levels until `go`.check exists too ("wait")."""
 
     def command(name: str, minutes: float) -> Sequence[str]:
         shipped = str(default_models_dir() / DETECTOR_FILE)

@@ -337,8 +337,9 @@ def run_look(
                 else ""
             )
             + (
-                f"; sure level {deck.sure_read:.2f} chosen on photos of its own cards"
-                if deck.has_locator and deck.sure_read is not None
+                f"; read floor {levels.min_read:.2f} and sure level {levels.sure_read:.2f}"
+                " chosen on photos of its own cards"
+                if deck.has_locator and (levels := deck.levels) is not None
                 else ""
             )
         )

@@ -59,6 +59,9 @@ def test_teach_a_deck_its_locator_and_stop_it(
     wait_for_text(page, "#deck-item-home .locator-status", "Training its locator")
 
     go.touch()
+    checking = "Checking its reads on photos of its cards… 1 of 2"
+    wait_for_text(page, "#deck-item-home .locator-status", checking)
+    go.with_suffix(".check").touch()
     wait_for_text(page, "#toast", "Deck home has its own locator and reader now.")
     page.wait_for_selector("#deck-item-home .teach-locator:not([disabled])", timeout=TIMEOUT)
     assert "its own locator and reader" in item.inner_text()
@@ -67,6 +70,7 @@ def test_teach_a_deck_its_locator_and_stop_it(
     at_both_sizes(page, screenshots, "decks-locator-done")
 
     go.unlink()
+    go.with_suffix(".check").unlink()
     item.locator(".teach-locator").click()
     wait_for_text(page, "#deck-item-home .locator-status", "Training its locator")
     item.locator(".stop-locator").click()

@@ -54,7 +54,7 @@ def test_a_deck_gets_its_own_locator_from_the_page(
     assert started.json()["kind"] == "locator" and started.json()["state"] == "running"
     done = _finished(client, deck_app, "home")
     assert done["state"] == "done", done
-    assert done == {**done, "kind": "locator", "stage": "export", "done": 1, "total": 1}
+    assert done == {**done, "kind": "locator", "stage": "check", "done": 2, "total": 2}
     assert done["message"] == "deck home has its own locator and reader now"
     after = client.get("/api/decks/home").json()
     assert after["locator"] is True and after["adapting"]["state"] == "done"
