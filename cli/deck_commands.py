@@ -59,11 +59,9 @@ STAGES = {
 
 
 def _levels(deck: StoredDeck) -> str:
-    """The levels chosen for a deck's own models, as words ("" without them)."""
-    levels = deck.levels if deck.has_locator else None
-    if levels is None:
-        return ""
-    return f" (read floor {levels.min_read:.2f}, sure level {levels.sure_read:.2f})"
+    """The sure level chosen for a deck's own models, as words ("" without one)."""
+    level = deck.sure_read if deck.has_locator else None
+    return "" if level is None else f" (sure level {level:.2f})"
 
 
 def _done(deck: StoredDeck) -> str:
@@ -73,7 +71,7 @@ def _done(deck: StoredDeck) -> str:
     else:
         said = "its own locator is adapted: scans with --deck locate with it"
     levels = _levels(deck)
-    return said + (f"; levels chosen on photos of its cards{levels}" if levels else "")
+    return said + (f"; its sure level chosen on photos of its cards{levels}" if levels else "")
 
 
 def add_deck_option(p: argparse.ArgumentParser) -> None:

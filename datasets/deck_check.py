@@ -1,31 +1,26 @@
-"""Choose a taught deck's read floor and sure level on photos of its own cards, read by
-its own models.
+"""Choose a taught deck's sure level on photos of its own cards, read by its own models.
 
-The shipped levels (`models.toml`: `min_read`, `sure_read`) were chosen on the shipped
-models' locating x reading confidences. A deck's adapted locator and reader
-(`deck_locator`) give confidences of another scale, one that moves with how long they
-trained: on the held-out Rook look (`tests/benchmarks/deck_teach.py`, 2026-11-28) a deck
-trained on a busy CPU read no card above 0.69, so the shipped 0.72 marked every right
-card "check it" (185 of 185), while the same deck trained on an idle CPU read higher and
-let 3 wrong cards through unmarked; and the shipped floor, 0.45, dropped right reads
-(that deck read 185 of 241 cards at 0.45, 205 at 0.30). So the deck step ends by
-reading `CHECK_SCENES` generated hand photos of the deck's enrolled faces
-(`enrolled_look`, on the validation tables, seeds apart from the training scenes') with
-the deck's models at the lowest floor of `FLOORS`, and chooses as `models.toml` says
-for the shipped levels, at the card level: the floor with the most right minus wrong
-cards (ties: the higher), then, of the cards it keeps, the lowest level of `LEVELS`
-whose wrong cards proposed unmarked are the fewest, but never below the shipped sure
-level. They are stored in the deck's folder (`StoredDeck.levels`) and read by
-`CardModels.min_read` and `sure_read`.
+The shipped sure level (`models.toml`, `sure_read`) was chosen on the shipped models'
+locating x reading confidences. A deck's adapted locator and reader (`deck_locator`)
+give confidences of another scale, one that moves with how long they trained: on the
+held-out Rook look (`tests/benchmarks/deck_teach.py`, 2026-11-27 and 28) a deck trained
+on a busy CPU read no card above 0.69, so the shipped 0.72 marked every right card
+"check it" (185 of 185), while the same deck trained on an idle CPU read higher and
+let 3 wrong cards through unmarked. So the deck step ends by reading `CHECK_SCENES`
+generated hand photos of the deck's enrolled faces (`enrolled_look`, on the validation
+tables, seeds apart from the training scenes') with the deck's models, and keeps the
+lowest level of `LEVELS` whose wrong cards proposed unmarked are the fewest (the rule
+`models.toml` states for the shipped level, at the card level), but never below the
+shipped level. It is stored in the deck's folder (`StoredDeck.sure_read`) and read by
+`CardModels.sure_read`.
 
-Why never below: the check's photos are drawn from the very faces the deck's models
-trained on, so they flatter them. Chosen on a deck of a training look (rook-slim, read
-on 40 photos of its true faces on the validation tables; docs/decks.md): the
-shipped levels read P 0.922 R 0.894 with 1 wrong card unmarked and 91 right marked; the
-check's floor and level (0.35, 0.65) 0.888 / 0.920 with 3 unmarked and 47 marked; its
-floor with the level kept at the shipped 0.72, 0.888 / 0.920 with 1 unmarked and 95
-marked. The floor adds right cards, and the wrong ones it adds are marked; a lower sure
-level lets wrong cards through.
+Why never below, and why the read floor stays the shipped one: the check's photos are
+drawn from the very faces the deck's models trained on, so they flatter them. On a deck
+of a training look (rook-slim, read on 40 photos of its true faces on the validation
+tables; docs/decks.md) the shipped levels read P 0.922 R 0.894 with 1 wrong card
+unmarked and 91 right marked; the floor and level the check's photos favoured (0.35,
+0.65) 0.888 / 0.920 with 3 unmarked and 47 marked; that floor with the shipped level,
+1 unmarked and 95 marked but 8 wrong cards more for 5 right ones.
 """
 
 from __future__ import annotations
@@ -38,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from shanghai.vision.deck_head import DeckHead
-from shanghai.vision.deck_store import DeckLevels, StoredDeck
+from shanghai.vision.deck_store import StoredDeck
 from shanghai.vision.pipeline import CardModels
 from shanghai.vision.scan import PhotoKind, PhotoScanner
 from shanghai.vision.snapshot import SeenCard
@@ -47,44 +42,21 @@ from .enrolled_look import enrolled_look
 from .hand_photos import photo_of_cards
 from .scene import Rendered
 
-__all__ = [
-    "CHECK_SCENES",
-    "FLOORS",
-    "LEVELS",
-    "FloorCount",
-    "LevelCount",
-    "check_deck",
-    "choose_floor",
-    "choose_level",
-    "count_floors",
-    "count_levels",
-]
+__all__ = ["CHECK_SCENES", "LEVELS", "LevelCount", "check_deck", "choose_level", "count_levels"]
 
 Progress = Callable[[str, int, int], None]
 
-FLOORS = (0.25, 0.3, 0.35, 0.4, 0.45)
-"""The read floors a deck may get (the shipped `min_read` and below: its own models'
-confidences run lower)."""
 LEVELS = (0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.72, 0.75, 0.8, 0.85, 0.9, 0.95)
-"""The sure levels a deck may get (the shipped `min_read` to well above `sure_read`)."""
+"""The sure levels counted (from the shipped `min_read`); a deck gets one at or above
+the shipped `sure_read`."""
 CHECK_SCENES = 30
-"""Hand photos of 3-11 of the deck's cards the levels are chosen on (about 40 s on a
+"""Hand photos of 3-11 of the deck's cards the level is chosen on (about 35 s on a
 2-core CPU)."""
 CHECK_SEED = 7
 """Apart from the training scenes' seeds (`deck_locator.LocatorPlan.seed`)."""
 
 Photo = tuple[tuple[SeenCard, ...], Counter[str], Counter[str]]
 """A check photo read once: its cards, the cards with a readable index, the face-up cards."""
-
-
-@dataclass(frozen=True)
-class FloorCount:
-    """Cards of the check photos kept at one read floor: read right, and read wrong
-    (a name read more often than it lies face up is wrong that many times)."""
-
-    floor: float
-    right: int
-    wrong: int
 
 
 @dataclass(frozen=True)
@@ -107,40 +79,12 @@ def _truth(rendered: Rendered) -> tuple[Counter[str], Counter[str]]:
     return readable, Counter(str(p.card) for p in rendered.placements if p.face_up)
 
 
-def _above(photos: list[Photo], floor: float) -> list[Photo]:
-    """The photos with only the cards read at `floor` or above: what a scan at that
-    floor proposes (a card's confidence is its best index's)."""
-    return [
-        (tuple(c for c in cards if c.confidence >= floor), readable, on_table)
-        for cards, readable, on_table in photos
-    ]
-
-
-def count_floors(photos: list[Photo], floors: tuple[float, ...] = FLOORS) -> list[FloorCount]:
-    """Right and wrong cards kept at each floor, for photos read at the lowest."""
-    out = []
-    for floor in floors:
-        right = wrong = 0
-        for cards, readable, on_table in _above(photos, floor):
-            got = Counter(str(c.card) for c in cards)
-            right += sum((got & readable).values())
-            wrong += sum((got - on_table).values())
-        out.append(FloorCount(floor, right, wrong))
-    return out
-
-
-def choose_floor(counts: list[FloorCount]) -> float:
-    """The floor with the most right minus wrong cards (ties: the higher)."""
-    best = max(c.right - c.wrong for c in counts)
-    return max(c.floor for c in counts if c.right - c.wrong == best)
-
-
 def count_levels(
     scanner: PhotoScanner, photos: list[Photo], levels: tuple[float, ...] = LEVELS
 ) -> list[LevelCount]:
-    """Wrong-and-unmarked and right-but-marked cards at each level (as
-    `tests/benchmarks/deck_teach.py` counts them): a wrong name is silent where it
-    was sure."""
+    """Wrong-and-unmarked and right-but-marked cards at each level, as
+    `tests/benchmarks/deck_teach.py` counts them: a name read more often than it lies
+    face up is wrong that many times, and silent where it was sure."""
     out = []
     for level in levels:
         judge = replace(scanner, sure=level)
@@ -167,14 +111,14 @@ def check_deck(
     *,
     head: DeckHead | None = None,
     progress: Progress | None = None,
-) -> tuple[DeckLevels, dict[str, Any]]:
+) -> tuple[float, dict[str, Any]]:
     """Read `scenes` photos of the deck's enrolled cards with its models (its head,
-    locator and reader as stored) and choose its read floor and sure level; returns
-    them and the counts they were chosen on. `models` are the shipped ones (their
-    folder is loaded again with the deck, so they are not changed); `head`: the deck's
-    reading to check, when not the stored one (the deck step checks its new models
-    before they replace the old). Progress stage: "check"."""
-    scanner = PhotoScanner.load(models.files.folder, deck=head or deck.head(), min_read=FLOORS[0])
+    locator and reader as stored) and choose its sure level; returns it and the counts
+    it was chosen on. `models` are the shipped ones (their folder is loaded again with
+    the deck, so they are not changed); `head`: the deck's reading to check, when not
+    the stored one (the deck step checks its new models before they replace the old).
+    Progress stage: "check"."""
+    scanner = PhotoScanner.load(models.files.folder, deck=head or deck.head())
     look = enrolled_look(deck, models)
     cards = list(look.cards())
     rng = np.random.default_rng([CHECK_SEED, len(cards)])
@@ -189,16 +133,6 @@ def check_deck(
         photos.append((scanner.scan(rendered.image, kind=PhotoKind.HAND).cards, readable, on_table))
     if progress is not None:
         progress("check", scenes, scenes)
-    floors = count_floors(photos)
-    floor = choose_floor(floors)
-    # Never below the shipped level: the check's photos are of the faces the deck's
-    # models trained on, kinder than its real cards (see the module docstring).
-    least = max(floor, models.files.sure_read)
-    levels = count_levels(scanner, _above(photos, floor), tuple(v for v in LEVELS if v >= least))
-    chosen_levels = DeckLevels(floor, choose_level(levels))
-    evidence = {
-        "photos": scenes,
-        "floors": [asdict(c) for c in floors],
-        "levels": [asdict(c) for c in levels],
-    }
-    return chosen_levels, evidence
+    levels = tuple(v for v in LEVELS if v >= models.files.sure_read)
+    counts = count_levels(scanner, photos, levels)
+    return choose_level(counts), {"photos": scenes, "levels": [asdict(c) for c in counts]}

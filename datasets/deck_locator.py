@@ -80,8 +80,8 @@ class LocatorPlan:
     tile: int = 416
     seed: int = 0
     check_scenes: int = CHECK_SCENES
-    """Photos the deck's read floor and sure level are chosen on (`deck_check`; 0: none,
-    and the shipped levels stand)."""
+    """Photos the deck's sure level is chosen on (`deck_check`; 0: none, and the
+    shipped level stands)."""
 
 
 def _write_tiles(
@@ -212,9 +212,9 @@ def teach_locator(
     work: Path | None = None,
 ) -> Path:
     """Adapt the shipped locator to `deck` and, with `plan.reader_minutes`, the shipped
-    reader too; choose the read floor and sure level for them on photos of the deck's
-    own cards (`deck_check`, `plan.check_scenes`); write the models, int8 as the
-    shipped ones, and the levels to the deck's folder (all or none; a deck taught again
+    reader too; choose the sure level for them on photos of the deck's own cards
+    (`deck_check`, `plan.check_scenes`); write the models, int8 as the shipped ones,
+    and the level to the deck's folder (all or none; a deck taught again
     with no reader time loses the reader it had); returns the locator's path.
     Progress stages: "scenes", "train", "reader", "export", "check". The scenes and
     the training runs live in `work` (a temporary folder by default) and are not kept;
@@ -279,16 +279,15 @@ def teach_locator(
                 samples = calibration_images(crops / "train", 256, suffix=".png")
                 quantize_reader(float_reader, partials[1], samples)
             progress("export", 1, 1)
-            levels = None
+            level = None
             if plan.check_scenes > 0:
                 new = replace(
                     deck.head(),
                     locator=partials[0],
                     own_reader=partials[1] if best_reader is not None else None,
-                    min_read=None,
                     sure_read=None,
                 )
-                levels, evidence = check_deck(
+                level, evidence = check_deck(
                     deck, models, plan.check_scenes, head=new, progress=progress
                 )
             # The old level was chosen for the old models: gone before the new ones land.
@@ -297,8 +296,8 @@ def teach_locator(
                 shutil.move(partial, target)
             if plan.reader_minutes <= 0:
                 deck.reader_path.unlink(missing_ok=True)
-            if levels is not None:
-                deck.write_levels(levels, evidence)
+            if level is not None:
+                deck.write_levels(level, evidence)
         finally:
             for partial in partials:
                 partial.unlink(missing_ok=True)

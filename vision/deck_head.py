@@ -119,12 +119,10 @@ class DeckHead:
     """The deck's own fine-tuned reader (ONNX), when it has one: where the head would
     read a crop (`sure`), that reader's probabilities are the reading instead of the
     head's (`apply`), as they are sure where right. Not part of the head's file."""
-    min_read: float | None = None
-    """The read floor chosen for the deck's own locator and reader
-    (`datasets.deck_check`; None: the shipped models' floor). Not part of the head's
-    file; the deck's folder says (`StoredDeck.levels`)."""
     sure_read: float | None = None
-    """The sure level chosen for them, likewise."""
+    """The sure level chosen for the deck's own locator and reader
+    (`datasets.deck_check`; None: the shipped models' level). Not part of the head's
+    file; the deck's folder says (`StoredDeck.sure_read`)."""
 
     def __post_init__(self) -> None:
         if self.kind not in HEAD_KINDS:

@@ -8,8 +8,7 @@
         head.npz            the adapted reading (`deck_head.DeckHead`)
         cards-detector.onnx, cards-reader.onnx
                             its own locator and reader, when the deck step made them
-        levels.json         the read floor and sure level chosen for them
-                            (`datasets.deck_check`)
+        levels.json         the sure level chosen for them (`datasets.deck_check`)
 
 The data folder is `default_data_dir()`: the server keeps its database there too
 (`server.settings`), so a deck taught on the command line is the page's deck. A deck is
@@ -28,7 +27,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +41,6 @@ __all__ = [
     "LOCATOR_MINUTES",
     "LOCATOR_MINUTES_RANGE",
     "DeckError",
-    "DeckLevels",
     "DeckNotFoundError",
     "DeckStore",
     "StoredDeck",
@@ -61,8 +59,8 @@ the scenes, the exports and the check of its levels (`datasets.deck_check`), the
 ready in under 15 minutes on a 2-core CPU (docs/decks.md)."""
 LOCATOR_MINUTES_RANGE = (1.0, 120.0)
 LEVELS_FILE = "levels.json"
-"""The read floor and sure level chosen for the deck's own models
-(`datasets.deck_check`), and the counts they were chosen on."""
+"""The sure level chosen for the deck's own models (`datasets.deck_check`), and the
+counts it was chosen on."""
 READER_FILE = "cards-reader.onnx"
 """A deck's own fine-tuned reader (`datasets.deck_locator`), when it has one."""
 READER_MINUTES = 2.0
@@ -119,14 +117,6 @@ def _safe(card: str) -> str:
     return card
 
 
-@dataclass(frozen=True)
-class DeckLevels:
-    """The read floor and sure level chosen for a deck's own models."""
-
-    min_read: float
-    sure_read: float
-
-
 @dataclass(frozen=True, slots=True)
 class StoredDeck:
     """One stored deck: its folder and what `deck.json` says."""
@@ -170,28 +160,25 @@ class StoredDeck:
         return self.folder / LEVELS_FILE
 
     @property
-    def levels(self) -> DeckLevels | None:
-        """The read floor and sure level chosen for the deck's own models (None: none
-        were chosen, and the shipped models' stand). Raises `DeckError` for an
-        unreadable file."""
+    def sure_read(self) -> float | None:
+        """The sure level chosen for the deck's own models (None: none was chosen, and
+        the shipped models' level stands). Raises `DeckError` for an unreadable file."""
         if not self.levels_path.is_file():
             return None
         try:
             data = json.loads(self.levels_path.read_text(encoding="utf-8"))
-            levels = DeckLevels(float(data["min_read"]), float(data["sure_read"]))
+            level = float(data["sure_read"])
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise DeckError(f"deck {self.name}: {LEVELS_FILE} is unreadable ({exc})") from None
-        if not 0 <= levels.min_read <= levels.sure_read <= 1:
-            raise DeckError(
-                f"deck {self.name}: {LEVELS_FILE} holds levels outside 0 <= floor <= sure <= 1"
-            )
-        return levels
+        if not 0 <= level <= 1:
+            raise DeckError(f"deck {self.name}: {LEVELS_FILE} holds a level outside 0..1")
+        return level
 
-    def write_levels(self, levels: DeckLevels, evidence: dict[str, Any]) -> None:
-        """Store the levels chosen for the deck's own models, with the counts they were
+    def write_levels(self, sure_read: float, evidence: dict[str, Any]) -> None:
+        """Store the sure level chosen for the deck's own models, with the counts it was
         chosen on (written whole: a temporary file renamed into place)."""
         partial = self.levels_path.with_suffix(".partial")
-        data = {"min_read": levels.min_read, "sure_read": levels.sure_read, **evidence}
+        data = {"sure_read": sure_read, **evidence}
         partial.write_text(json.dumps(data, indent=1), encoding="utf-8")
         os.replace(partial, self.levels_path)
 
@@ -213,13 +200,9 @@ class StoredDeck:
             locator=self.locator_path if self.has_locator else None,
             own_reader=self.reader_path if self.has_reader else None,
         )
-        levels = self.levels if self.has_locator else None
-        if levels is None:
-            return head
-        return replace(head, min_read=levels.min_read, sure_read=levels.sure_read)
+        return replace(head, sure_read=self.sure_read if self.has_locator else None)
 
     def to_json(self) -> dict[str, Any]:
-        levels = self.levels if self.has_locator else None
         return {
             "name": self.name,
             "family": self.family.value,
@@ -229,7 +212,7 @@ class StoredDeck:
             "adapted": self.adapted,
             "locator": self.has_locator,
             "reader": self.has_reader,
-            "levels": None if levels is None else asdict(levels),
+            "sure_read": self.sure_read if self.has_locator else None,
             "read_as": self.read_as,
         }
 

@@ -144,7 +144,9 @@ class CardModels:
         self.conf = conf
         self.iou = iou
         self.zoom = zoom or ZoomPass(zoom=1.0)
-        self._min_read = min_read
+        self.min_read = files.min_read if min_read is None else min_read
+        """Least locating x reading confidence for an index read to name a card; below
+        it the index is dropped and its card box, if located, stays an unread box."""
         self.turned = turned
         self.read_cache = read_cache
         """Reads carried between the frames of one live video (`read_cache.ReadCache`)."""
@@ -210,18 +212,6 @@ class CardModels:
     @property
     def taught(self) -> bool:
         return self.deck is not None
-
-    @property
-    def min_read(self) -> float:
-        """Least locating x reading confidence for an index read to name a card; below
-        it the index is dropped and its card box, if located, stays an unread box. The
-        caller's floor if given (a benchmark's sweep), else a taught deck's own when one
-        was chosen for its models (`DeckHead.min_read`), else the models'."""
-        if self._min_read is not None:
-            return self._min_read
-        if self.deck is not None and self.deck.min_read is not None:
-            return self.deck.min_read
-        return self.files.min_read
 
     @property
     def sure_name(self) -> float | None:

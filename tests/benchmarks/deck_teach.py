@@ -337,9 +337,8 @@ def run_look(
                 else ""
             )
             + (
-                f"; read floor {levels.min_read:.2f} and sure level {levels.sure_read:.2f}"
-                " chosen on photos of its own cards"
-                if deck.has_locator and (levels := deck.levels) is not None
+                f"; sure level {level:.2f} chosen on photos of its own cards"
+                if deck.has_locator and (level := deck.sure_read) is not None
                 else ""
             )
         )

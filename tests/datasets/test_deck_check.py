@@ -1,6 +1,5 @@
-"""A taught deck's read floor and sure level (`datasets.deck_check`), counted on photos
-read once: the floor with the most right minus wrong cards, then the lowest level with
-the fewest wrong cards proposed unmarked."""
+"""A taught deck's sure level (`datasets.deck_check`), counted per level on photos read
+once: the lowest level with the fewest wrong cards proposed unmarked."""
 
 from __future__ import annotations
 
@@ -8,14 +7,7 @@ from collections import Counter
 
 from mini_table import MiniTable, TableReader
 
-from shanghai.datasets.deck_check import (
-    FloorCount,
-    LevelCount,
-    choose_floor,
-    choose_level,
-    count_floors,
-    count_levels,
-)
+from shanghai.datasets.deck_check import LevelCount, choose_level, count_levels
 from shanghai.engine.cards import Card
 from shanghai.vision.scan import PhotoScanner
 from shanghai.vision.snapshot import SeenCard
@@ -49,13 +41,3 @@ def test_the_lowest_level_with_the_fewest_silent_is_chosen() -> None:
     counts = [LevelCount(0.5, 2, 0), LevelCount(0.6, 1, 3), LevelCount(0.7, 1, 5)]
     assert choose_level(counts) == 0.6
     assert choose_level([LevelCount(0.45, 0, 0), LevelCount(0.9, 0, 9)]) == 0.45
-
-
-def test_the_floor_with_the_most_right_minus_wrong_cards_is_chosen() -> None:
-    """4h read at 0.8, 9c at 0.35 (right), and a 5s that is not there at 0.28."""
-    cards = (_card("4h", 0.8, 100), _card("9c", 0.35, 300), _card("5s", 0.28, 800))
-    photos = [(cards, Counter({"4h": 1, "9c": 1}), Counter({"4h": 1, "9c": 1}))]
-    counts = count_floors(photos, (0.25, 0.3, 0.4))
-    assert counts == [FloorCount(0.25, 2, 1), FloorCount(0.3, 2, 0), FloorCount(0.4, 1, 0)]
-    assert choose_floor(counts) == 0.3
-    assert choose_floor([FloorCount(0.25, 3, 1), FloorCount(0.3, 2, 0)]) == 0.3  # ties: higher

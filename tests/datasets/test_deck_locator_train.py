@@ -12,7 +12,7 @@ import pytest
 from taught_deck import CARDS, taught_deck, teaching_photos
 
 from shanghai.cli.main import main
-from shanghai.datasets.deck_check import FLOORS, LEVELS
+from shanghai.datasets.deck_check import LEVELS
 from shanghai.datasets.quantize import INT8_WEIGHT_REACH, int8_weight_reach
 from shanghai.vision.deck_store import DeckError, DeckStore
 from shanghai.vision.model_files import default_models_dir
@@ -50,10 +50,10 @@ def test_a_deck_gets_its_own_locator_and_scans_with_it(tmp_path: Path) -> None:
     )
     assert path == deck.locator_path and deck.has_locator and deck.has_reader
     assert stages == {"scenes", "train", "reader", "export", "check"}
-    # the levels chosen on photos of its own cards are stored and read with the deck
-    levels = deck.levels
-    assert levels is not None and levels.min_read in FLOORS and levels.sure_read in LEVELS
-    assert deck.to_json()["levels"] == {"min_read": levels.min_read, "sure_read": levels.sure_read}
+    # the sure level chosen on photos of its own cards is stored and read with the deck
+    level = deck.sure_read
+    assert level in LEVELS and level >= models.files.sure_read
+    assert deck.to_json()["sure_read"] == level
     assert not list(deck.folder.glob("*.partial"))
     assert deck.to_json()["locator"] is True and deck.to_json()["reader"] is True
     assert list(tmp_path.glob("tmp*")) == []  # the scenes and crops are not kept
@@ -65,8 +65,7 @@ def test_a_deck_gets_its_own_locator_and_scans_with_it(tmp_path: Path) -> None:
     assert head.locator == deck.locator_path and head.own_reader == deck.reader_path
     scanner = PhotoScanner.load(deck=head)
     assert isinstance(scanner.models, CardModels)
-    assert scanner.sure_level == levels.sure_read and scanner.models.taught
-    assert scanner.models.min_read == levels.min_read
+    assert scanner.sure_level == level and scanner.models.taught
     shipped = CardModels()
     assert scanner.models.detector is not shipped.detector
     assert scanner.models.detector.names == shipped.detector.names
@@ -118,7 +117,7 @@ def test_the_cli_teaches_the_locator_with_the_deck(
     assert deck.has_locator and deck.has_reader
     assert main(["deck", "list"]) == 0
     listed = capsys.readouterr().out
-    assert "own locator and reader (read floor 0." in listed and ", sure level 0." in listed
+    assert "own locator and reader (sure level 0." in listed
     photo = str(tmp_path / "enrol00.jpg")
     assert main(["scan", photo, "--deck", "home", "--photo", "hand", "--json"]) == 0
     capsys.readouterr()

@@ -223,24 +223,19 @@ def test_a_taught_deck_reads_without_the_name_level() -> None:
 
 
 @needs_models
-def test_a_taught_deck_reads_with_its_own_levels() -> None:
-    """A read floor and sure level chosen for the deck's own models (`DeckHead.min_read`,
-    `sure_read`) replace the shipped ones while the deck reads; without them the
-    shipped levels stand; a caller's floor (a benchmark's sweep) stands over both."""
+def test_a_taught_deck_reads_with_its_own_sure_level() -> None:
+    """A sure level chosen for the deck's own models (`DeckHead.sure_read`) replaces the
+    shipped one while the deck reads; without one the shipped level stands."""
     fingerprint = reader_fingerprint(default_models_dir() / "cards-reader.onnx")
     models = CardModels()
-    shipped = (models.files.min_read, models.files.sure_read)
-    assert (models.min_read, models.sure_read) == shipped and not models.taught
+    assert models.sure_read == models.files.sure_read and not models.taught
     head = _head(["7h", "8h"], reader=fingerprint)
     models.use_deck(head)
-    assert (models.min_read, models.sure_read) == shipped and models.taught
-    models.use_deck(replace(head, min_read=0.3, sure_read=0.55))
-    assert (models.min_read, models.sure_read) == (0.3, 0.55)
+    assert models.sure_read == models.files.sure_read and models.taught
+    models.use_deck(replace(head, sure_read=0.8))
+    assert models.sure_read == 0.8 and models.min_read == models.files.min_read
     models.use_deck(None)
-    assert (models.min_read, models.sure_read) == shipped and not models.taught
-    swept = CardModels(min_read=0.2)
-    swept.use_deck(replace(head, min_read=0.3, sure_read=0.55))
-    assert swept.min_read == 0.2
+    assert models.sure_read == models.files.sure_read and not models.taught
 
 
 def test_a_deck_s_own_reader_reads_where_the_head_would() -> None:

@@ -11,7 +11,6 @@ from shanghai.engine.cards import Card, DeckFamily
 from shanghai.vision.deck_store import (
     DECK_FILE,
     DeckError,
-    DeckLevels,
     DeckNotFoundError,
     DeckStore,
     decks_dir,
@@ -105,20 +104,20 @@ def test_a_broken_deck_file_is_reported(tmp_path: Path) -> None:
         DeckStore(tmp_path).get("home")
 
 
-def test_a_deck_s_own_levels_are_stored_and_read(tmp_path: Path) -> None:
-    """The read floor and sure level chosen for a deck's own models
-    (`datasets.deck_check`) live in its folder; they count only with the locator they
-    were chosen for, and a broken file is said, not taken for the shipped levels."""
+def test_a_deck_s_own_sure_level_is_stored_and_read(tmp_path: Path) -> None:
+    """The sure level chosen for a deck's own models (`datasets.deck_check`) lives in
+    its folder; it counts only with the locator it was chosen for, and a broken file is
+    said, not taken for the shipped level."""
     deck = DeckStore(tmp_path).write("home", _builder(["Ah", "2c"]))
-    assert deck.levels is None and deck.to_json()["levels"] is None
-    deck.write_levels(DeckLevels(0.3, 0.6), {"photos": 2})
-    assert deck.levels == DeckLevels(0.3, 0.6) and not list(deck.folder.glob("*.partial"))
-    assert deck.to_json()["levels"] is None  # no locator: the shipped levels read
+    assert deck.sure_read is None and deck.to_json()["sure_read"] is None
+    deck.write_levels(0.75, {"photos": 2})
+    assert deck.sure_read == 0.75 and not list(deck.folder.glob("*.partial"))
+    assert deck.to_json()["sure_read"] is None  # no locator: the shipped level reads
     deck.locator_path.write_bytes(b"model")
-    assert deck.to_json()["levels"] == {"min_read": 0.3, "sure_read": 0.6}
-    deck.levels_path.write_text('{"min_read": 0.7, "sure_read": 0.6}')
-    with pytest.raises(DeckError, match=r"levels\.json holds levels outside"):
-        _ = deck.levels
+    assert deck.to_json()["sure_read"] == 0.75
+    deck.levels_path.write_text('{"sure_read": 7}')
+    with pytest.raises(DeckError, match=r"levels\.json holds a level outside 0\.\.1"):
+        _ = deck.sure_read
     deck.levels_path.write_text("{not json")
     with pytest.raises(DeckError, match=r"deck home: levels\.json is unreadable"):
-        _ = deck.levels
+        _ = deck.sure_read
