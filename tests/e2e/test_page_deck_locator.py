@@ -61,6 +61,7 @@ def test_teach_a_deck_its_locator_and_stop_it(
     go.touch()
     checking = "Checking its reads on photos of its cards… 1 of 2"
     wait_for_text(page, "#deck-item-home .locator-status", checking)
+    at_both_sizes(page, screenshots, "decks-locator-checking")
     go.with_suffix(".check").touch()
     wait_for_text(page, "#toast", "Deck home has its own locator and reader now.")
     page.wait_for_selector("#deck-item-home .teach-locator:not([disabled])", timeout=TIMEOUT)
