@@ -38,7 +38,7 @@ from shanghai.vision.pipeline import CardModels
 from shanghai.vision.scan import PhotoKind, PhotoScanner
 from shanghai.vision.snapshot import SeenCard
 
-from .enrolled_look import enrolled_look
+from .enrolled_look import EnrolledLook, enrolled_look
 from .hand_photos import photo_of_cards
 from .scene import Rendered
 
@@ -110,16 +110,18 @@ def check_deck(
     scenes: int = CHECK_SCENES,
     *,
     head: DeckHead | None = None,
+    look: EnrolledLook | None = None,
     progress: Progress | None = None,
 ) -> tuple[float, dict[str, Any]]:
     """Read `scenes` photos of the deck's enrolled cards with its models (its head,
     locator and reader as stored) and choose its sure level; returns it and the counts
     it was chosen on. `models` are the shipped ones (their folder is loaded again with
     the deck, so they are not changed); `head`: the deck's reading to check, when not
-    the stored one (the deck step checks its new models before they replace the old).
-    Progress stage: "check"."""
+    the stored one (the deck step checks its new models before they replace the old);
+    `look`: the deck's enrolled look when the caller made it already. Progress stage:
+    "check"."""
     scanner = PhotoScanner.load(models.files.folder, deck=head or deck.head())
-    look = enrolled_look(deck, models)
+    look = look or enrolled_look(deck, models)
     cards = list(look.cards())
     rng = np.random.default_rng([CHECK_SEED, len(cards)])
     photos: list[Photo] = []

@@ -288,7 +288,7 @@ def teach_locator(
                     sure_read=None,
                 )
                 level, evidence = check_deck(
-                    deck, models, plan.check_scenes, head=new, progress=progress
+                    deck, models, plan.check_scenes, head=new, look=look, progress=progress
                 )
             # The old level was chosen for the old models: gone before the new ones land.
             deck.levels_path.unlink(missing_ok=True)
