@@ -457,7 +457,10 @@ async function pollTable() {
     const fetched = await fetchTable(id);
     if (sync.id !== id) return;
     document.body.classList.remove("offline");
-    if (tableState(fetched.game, fetched.round) !== sync.seen) await refreshTable(id, fetched);
+    // A question open on the page (undo? delete?) is not swept away under the person's
+    // finger: the redraw waits for the next poll after it is answered or folded.
+    const asking = document.querySelector("#app .ask:not([hidden])");
+    if (!asking && tableState(fetched.game, fetched.round) !== sync.seen) await refreshTable(id, fetched);
   } catch (error) {
     if (error.status === 0) document.body.classList.add("offline");
   } finally {

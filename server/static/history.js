@@ -27,9 +27,25 @@ function whenSaid(at) {
   return new Date(at).toLocaleString([], { dateStyle: "short", timeStyle: "short" });
 }
 
+// Why the last undo or reopen was refused, per game. It is kept outside the header because
+// the header is drawn anew when another device changes the game (the usual reason for a
+// refusal), and a refusal that vanishes with the redraw leaves the person guessing.
+const refusal = { game: null, text: "" };
+
 // The table's header: undo the last change, reopen a finished game, open a past round.
 function changeControls(game) {
-  const message = el("p", { class: "error", id: "change-error", role: "alert" });
+  const message = el("p", { class: "error", id: "change-error", role: "alert",
+    text: refusal.game === game.id ? refusal.text : "" });
+  const say = (text) => {
+    Object.assign(refusal, { game: game.id, text });
+    message.textContent = text;
+  };
+  // Refused: the question is folded away and the table drawn as it is now, the reason kept.
+  const refused = async (error, ask) => {
+    say(error.message);
+    ask.hidden = true;
+    if (error.status === 409) await refreshTable(game.id);
+  };
   let pending = null;
   const undoAsk = askBox("undo-ask", "Undo the last change?", "", "Yes, undo it", async () => {
     try {
@@ -40,22 +56,22 @@ function changeControls(game) {
       await route();
       toast(`Undone: ${answer.undone.summary}.`);
     } catch (error) {
-      message.textContent = error.message;
+      await refused(error, undoAsk);
     }
   });
   const undoButton = el("button", { type: "button", class: "secondary", id: "undo-last", text: "Undo the last change…",
     onclick: async () => {
-      message.textContent = "";
+      say("");
       try {
         const changes = await api("GET", `/api/games/${game.id}/changes`);
         pending = changes.filter((c) => !c.undone_at).pop() || null;
         if (!pending) {
-          message.textContent = "Nothing to undo: no change of this game is left to take back.";
+          say("Nothing to undo: no change of this game is left to take back.");
           return;
         }
         undoAsk.open(`Round ${pending.round}: ${pending.summary} (by ${pending.by}, ${whenSaid(pending.at)}).`);
       } catch (error) {
-        message.textContent = error.message;
+        say(error.message);
       }
     } });
   const controls = [undoButton];
@@ -75,11 +91,11 @@ function changeControls(game) {
           await route();
           toast(`Round ${reopened.current_round} is open again.`);
         } catch (error) {
-          message.textContent = error.message;
+          await refused(error, reopenAsk);
         }
       });
     controls.push(el("button", { type: "button", class: "secondary", id: "reopen-game", text: "Reopen the last round…",
-      onclick: () => reopenAsk.open() }));
+      onclick: () => { say(""); reopenAsk.open(); } }));
     asks.push(reopenAsk);
   }
   const played = game.rounds_scored;

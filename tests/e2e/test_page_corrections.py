@@ -132,8 +132,13 @@ def test_correcting_a_finished_game(
         f"{server.url}/api/games/{game}/rounds/2/buys", data={"player": 0, "by": "Bob's phone"}
     )
     assert other.status == 201
+    # the page's poll sees the other device's change but leaves the open question alone
+    page.evaluate("pollTable()")
+    assert page.locator("#undo-ask").is_visible()
     page.click("#undo-ask .confirm-yes")
     wait_for_text(page, "#change-error", "The last change is no longer the one shown")
+    # the question is folded and the table drawn anew; the reason stays until the next try
+    assert not page.locator("#undo-ask").is_visible()
     for undone in ("Ann bought", "Cy bought", "Bob's hand corrected"):
         page.click("#undo-last")
         wait_for_text(page, "#undo-ask", undone)
