@@ -402,6 +402,7 @@ async function showTable(id) {
   sections.push(disputePanel(game), gamePanel(game));
   if (!drawView(hash, ...sections)) return;
   sync.seen = tableState(game, round);
+  sync.drawn += 1;
   startSync(id);
 }
 
@@ -418,6 +419,7 @@ async function refreshTable(id, fetched = null) {
   document.getElementById("round-panel").replaceWith(roundPanel(game, round));
   document.getElementById("buys-panel").replaceWith(buysPanel(game, round));
   sync.seen = tableState(game, round);
+  sync.drawn += 1;
   if (focus && focus !== document.activeElement && focus.isConnected) {
     focus.focus({ preventScroll: true });
     if (caret) focus.setSelectionRange(...caret);
@@ -438,7 +440,9 @@ function tableState(game, round) {
 
 // Updates from the other devices: the table is read every few seconds while the page is
 // shown (and at once when it comes back or the network returns); a change redraws it.
-const sync = { timer: null, id: null, seen: null, busy: false };
+// `drawn` counts the table's drawings: a poll answered after this page drew the table
+// itself (its own save) holds an older state and is dropped, not drawn over the newer one.
+const sync = { timer: null, id: null, seen: null, busy: false, drawn: 0 };
 function startSync(id) {
   stopSync();
   sync.id = id;
@@ -452,10 +456,11 @@ function stopSync() {
 async function pollTable() {
   if (sync.id === null || sync.busy || document.hidden) return;
   const id = sync.id;
+  const drawn = sync.drawn;
   sync.busy = true;
   try {
     const fetched = await fetchTable(id);
-    if (sync.id !== id) return;
+    if (sync.id !== id || sync.drawn !== drawn) return;
     document.body.classList.remove("offline");
     // A question open on the page (undo? delete?) is not swept away under the person's
     // finger: the redraw waits for the next poll after it is answered or folded.

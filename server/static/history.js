@@ -40,11 +40,17 @@ function changeControls(game) {
     Object.assign(refusal, { game: game.id, text });
     message.textContent = text;
   };
-  // Refused: the question is folded away and the table drawn as it is now, the reason kept.
+  // Refused: the question is folded away and the table drawn as it is now, then the reason
+  // is said (by the new header, which reads `refusal`), so nothing shown belongs to the old one.
   const refused = async (error, ask) => {
-    say(error.message);
     ask.hidden = true;
-    if (error.status === 409) await refreshTable(game.id);
+    if (error.status !== 409) return say(error.message);
+    Object.assign(refusal, { game: game.id, text: error.message });
+    try {
+      await refreshTable(game.id);
+    } catch (_offline) {
+      say(error.message);
+    }
   };
   let pending = null;
   const undoAsk = askBox("undo-ask", "Undo the last change?", "", "Yes, undo it", async () => {

@@ -1,6 +1,6 @@
 """Scan evaluation: how often `PhotoScanner` scores a hand wrong without a warning.
 
-    python tests/benchmarks/scan_eval.py [--split val|test] [--n 200] [--seed S]
+    python tests/benchmarks/scan_eval.py [--split val|test] [--n 200] [--seed S[,S...]]
                                          [--models DIR] [--sweep] [--data DIR]
                                          [--threads T] [--repeats 3]
 
@@ -18,13 +18,14 @@ A hand is right when its cards (as a multiset) and its points are. A lay-down is
 when its melds (each in table order), its loose cards and the contract verdict are; the
 `loose` warning naming exactly the photo's loose card is the right answer there, not a
 flag. Hands are also shown by distance (close-up / table) and deck family, lay-downs by
-their true verdict; then the warnings that fired, the median time per photo, scans of
-the first table-distance hand photo (cards small enough for the zoom pass) cropped to
-4:3 and resized to 1, 4 and 12 MP (each size in a fresh process: median of three runs,
-peak resident memory, see `peak_rss_mb`), and the silent errors one by one: what was
-missed or read in excess, and whether the missed card's index could be seen at all; and
-how many hands' points are wrong without a warning (a silent hand whose only error is a
-name swapped for one worth the same still counts as silent above).
+their true verdict (and both by seed when `--seed` names several, whose photos are
+pooled: in 200 photos one photo is 0.5%); then the warnings that fired, the median time
+per photo, scans of the first table-distance hand photo (cards small enough for the
+zoom pass) cropped to 4:3 and resized to 1, 4 and 12 MP (each size in a fresh process:
+median of three runs, peak resident memory, see `peak_rss_mb`), and the silent errors
+one by one: what was missed or read in excess, and whether the missed card's index
+could be seen at all; and how many hands' points are wrong without a warning (a silent
+hand whose only error is a name swapped for one worth the same still counts as silent above).
 
 `--sweep`: the four outcomes again for each candidate sure level (0.45-0.95), cards
 below the level re-marked unsure (the `unsure` warning) through the same
@@ -350,7 +351,12 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=tuple(SEEDS), default="val")
     parser.add_argument("--n", type=int, default=200, help="hand photos (lay-downs: half)")
-    parser.add_argument("--seed", type=int, default=None, help="default: val 3101, test 3202")
+    parser.add_argument(
+        "--seed",
+        type=lambda v: [int(s) for s in v.split(",")],
+        default=None,
+        help="default: val 3101, test 3202; several (3202,3204) are pooled, each also shown",
+    )
     parser.add_argument("--models", type=Path, default=None)
     parser.add_argument("--sweep", action="store_true")
     parser.add_argument(
@@ -374,15 +380,11 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
     if not models_installed(args.models):
         print("scan evaluation: card models not installed (models/cards-*.onnx)")
         return {}
-    seed = SEEDS[args.split] if args.seed is None else args.seed
-    folder = args.data / f"{args.split}-{seed}"
+    seeds = [SEEDS[args.split]] if args.seed is None else args.seed
+    folders = {seed: args.data / f"{args.split}-{seed}" for seed in seeds}
+    folder = folders[seeds[0]]
     base = PhotoScanner.load(args.models, threads=args.threads)
-    kept_at = reads_file(folder, args.models) if args.keep_reads else None
-    kept: dict[str, FrameReads] | None = None
-    if kept_at is not None:
-        kept = pickle.loads(kept_at.read_bytes()) if kept_at.is_file() else {}
-        print(f"reads kept in {kept_at} ({len(kept)} photos read before)")
-    remembered = RememberedReads(base.models, args.sure_name, kept)
+    remembered = RememberedReads(base.models, args.sure_name)
     scanner = replace(base, models=remembered)
     judged: dict[str, list[Judged]] = {"hand": [], "lay-down": []}
     truths: dict[str, dict[str, Any]] = {}
@@ -392,31 +394,39 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
         level: {"hand": [], "lay-down": []} for level in LEVELS
     }
     counts = {"hand": args.n, "lay-down": max(1, args.n // 2)}
-    for kind, n in counts.items():
-        for path in photo_paths(folder, kind, n, seed, args.split):
-            truth = json.loads(path.read_text())
-            truths[path.stem] = truth
-            image = read_image(path.with_suffix(".jpg"))
-            rules, photo_kind = truth_rules(truth), PhotoKind(kind)
-            remembered.photo = path.stem
-            start = time.perf_counter()
-            snapshot = scanner.scan(image, rules=rules, kind=photo_kind)
-            seconds[kind].append(time.perf_counter() - start)
-            judged[kind].append(judge(snapshot, truth, path.stem))
-            fired[kind].update({w.code for w in snapshot.warnings})
-            if args.sweep:
-                for level in LEVELS:
-                    again = replace(scanner, sure=level).scan(
-                        image, rules=rules, kind=PhotoKind(kind)
-                    )
-                    sweep[level][kind].append(judge(again, truth, path.stem))
+    for seed, at in folders.items():
+        kept_at = reads_file(at, args.models) if args.keep_reads else None
+        if kept_at is not None:
+            remembered.kept = pickle.loads(kept_at.read_bytes()) if kept_at.is_file() else {}
+            print(f"reads kept in {kept_at} ({len(remembered.kept)} photos read before)")
+        for kind, n in counts.items():
+            for path in photo_paths(at, kind, n, seed, args.split):
+                # one seed: the photo's file name; several: its seed too, to tell them apart
+                photo = path.stem if len(seeds) == 1 else f"{seed}/{path.stem}"
+                truth = json.loads(path.read_text())
+                truths[photo] = truth
+                image = read_image(path.with_suffix(".jpg"))
+                rules, photo_kind = truth_rules(truth), PhotoKind(kind)
+                remembered.photo = path.stem
+                start = time.perf_counter()
+                snapshot = scanner.scan(image, rules=rules, kind=photo_kind)
+                seconds[kind].append(time.perf_counter() - start)
+                judged[kind].append(judge(snapshot, truth, photo))
+                fired[kind].update({w.code for w in snapshot.warnings})
+                if args.sweep:
+                    for level in LEVELS:
+                        again = replace(scanner, sure=level).scan(
+                            image, rules=rules, kind=PhotoKind(kind)
+                        )
+                        sweep[level][kind].append(judge(again, truth, photo))
+        if kept_at is not None and remembered.kept is not None:
+            kept_at.write_bytes(pickle.dumps(remembered.kept))
 
-    if kept_at is not None and kept is not None:
-        kept_at.write_bytes(pickle.dumps(kept))
     hands, lay_downs = judged["hand"], judged["lay-down"]
+    where = ", ".join(str(f) for f in folders.values())
     print(
-        f"scan evaluation, split {args.split}, seed {seed}: {len(hands)} hand and "
-        f"{len(lay_downs)} lay-down photos in {folder}"
+        f"scan evaluation, split {args.split}, seed {','.join(map(str, seeds))}: "
+        f"{len(hands)} hand and {len(lay_downs)} lay-down photos in {where}"
     )
     threads = args.threads or "all"
     name_level = remembered.sure_name
@@ -435,6 +445,11 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
             "rook": [j for j in hands if by[j.photo]["family"] == "rook"],
         },
     )
+    if len(seeds) > 1:
+        print_outcomes(
+            "hands by seed",
+            {str(seed): [j for j in hands if j.photo.startswith(f"{seed}/")] for seed in seeds},
+        )
     print_outcomes(
         "lay-downs",
         {
@@ -443,6 +458,11 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
             "truly invalid": [j for j in lay_downs if not by[j.photo]["verdict"]["valid"]],
         },
     )
+    if len(seeds) > 1:
+        print_outcomes(
+            "lay-downs by seed",
+            {str(seed): [j for j in lay_downs if j.photo.startswith(f"{seed}/")] for seed in seeds},
+        )
     print("\nwarnings (photos where each fires):")
     for kind, label in (("hand", "hands"), ("lay-down", "lay-downs")):
         codes = ", ".join(f"{c} {k}" for c, k in fired[kind].most_common()) or "none"
@@ -460,7 +480,7 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
         f"lay-downs {median['lay-down']:.2f} s"
     )
     table_shots = [j.photo for j in hands if by[j.photo]["distance"] == "table"]
-    timed = folder / f"{(table_shots or [hands[0].photo])[0]}.json"
+    timed = folder / f"{Path((table_shots or [hands[0].photo])[0]).name}.json"
     if not args.no_timing:
         print_timing(timed, args.repeats, args.models, args.threads)
     silent = [j for j in [*hands, *lay_downs] if j.outcome == "wrong, silent"]

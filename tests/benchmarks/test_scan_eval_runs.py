@@ -74,3 +74,24 @@ def test_kept_reads_give_the_same_figures(
     out = capsys.readouterr().out
     assert "(3 photos read before)" in out and "MP" not in out
     assert again == first
+
+
+def test_several_seeds_are_pooled(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    benchmark_script: Callable[[str], ModuleType],
+) -> None:
+    """`--seed 3101,3103`: each seed's photos in their own folder (reads kept in each),
+    the outcomes of all of them together, and each seed's row apart."""
+    module = benchmark_script("scan_eval")
+    argv = ["--n", "2", "--seed", "3101,3103", "--data", str(tmp_path), "--keep-reads"]
+    figures = module.main([*argv, "--no-timing", "--threads", "1"])
+    out = capsys.readouterr().out
+    assert "seed 3101,3103: 4 hand and 2 lay-down photos" in out
+    for seed in ("3101", "3103"):
+        assert len(list((tmp_path / f"val-{seed}").glob("reads-*.pkl"))) == 1
+    lines = out.splitlines()
+    by_seed = lines[lines.index(next(x for x in lines if x.startswith("hands by seed"))) :]
+    rows = [x.split()[:2] for x in by_seed[2:4]]
+    assert rows == [["3101", "2"], ["3103", "2"]]
+    assert abs(sum(figures["hand"]) - 100.0) < 1e-6
