@@ -16,6 +16,7 @@ any). A corner left unlabelled would teach the locator not to find it.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 
 import cv2
@@ -124,7 +125,13 @@ def enrolled_look(
     deck: StoredDeck, models: CardModels, cards: Sequence[Card] | None = None
 ) -> EnrolledLook:
     """The deck's enrolled faces (or those of `cards`) as a look. Raises `SourceError`
-    for a face file that cannot be read (a deck folder changed by hand)."""
+    for a face file that cannot be read (a deck folder changed by hand).
+
+    The look's name carries a digest of its faces: `decks.face_of` caches faces per
+    process by look name, so a deck enrolled again, or another folder's deck of the same
+    name, read in one process was drawn with the faces cached first (found when two kept
+    decks named alike were checked in one run: the second was photographed with the
+    first one's cards)."""
     chosen = list(cards) if cards is not None else list(deck.cards)
     images: dict[Card, npt.NDArray[np.uint8]] = {}
     for card in chosen:
@@ -141,4 +148,8 @@ def enrolled_look(
         )
         for card, image in images.items()
     }
-    return EnrolledLook(f"taught-{deck.name}", deck, faces)
+    digest = hashlib.sha256()
+    for card, image in images.items():
+        digest.update(str(card).encode())
+        digest.update(image.tobytes())
+    return EnrolledLook(f"taught-{deck.name}-{digest.hexdigest()[:12]}", deck, faces)

@@ -6,18 +6,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from taught_deck import CARDS, taught_deck
 
 from shanghai.cli.main import main
 from shanghai.datasets.deck_locator import LocatorPlan, deck_tiles
+from shanghai.datasets.decks import face_of
 from shanghai.datasets.enrolled_look import enrolled_look
 from shanghai.datasets.faces import FACE_H, FACE_W
 from shanghai.datasets.hand_photos import photo_of_cards
 from shanghai.engine.cards import CARD_CLASSES
 from shanghai.vision.deck_store import StoredDeck
 from shanghai.vision.pipeline import CardModels, models_installed
+from shanghai.vision.sources import read_image
 
 pytestmark = pytest.mark.skipif(not models_installed(), reason="card models not installed")
 
@@ -129,3 +132,19 @@ def test_the_readers_crops_hold_the_deck_and_every_class(
     assert sum(taught.values()) >= 9 and sum(v > 0 for v in taught.values()) >= 4
     class_crops = list((crops / "train").glob("*/c*.png"))
     assert len({p.parent.name for p in class_crops}) > 60  # hands of the rarest classes
+
+
+def test_two_decks_of_one_name_are_two_looks(
+    deck: StoredDeck, models: CardModels, tmp_path: Path
+) -> None:
+    """`decks.face_of` caches faces per process by look name: a deck of the same name with
+    other faces (enrolled again, or in another folder) is drawn with its own faces."""
+    other = taught_deck(tmp_path, models, name=deck.name)
+    card = other.cards[0]
+    path = other.face_path(card)
+    cv2.imwrite(str(path), 255 - read_image(path))
+    first, second = enrolled_look(deck, models), enrolled_look(other, models)
+    assert first.name != second.name
+    drawn = [face_of(look, card).rgba for look in (first, second)]
+    assert not np.array_equal(drawn[0], drawn[1])
+    assert np.array_equal(drawn[1], second.render_face(card).rgba)
