@@ -17,11 +17,19 @@ import numpy.typing as npt
 from shanghai.engine.cards import Card, DeckFamily
 
 from .faces import CardFace, DeckLook
-from .faces_rook import ROOK_STYLES, CodeRookLook
-from .faces_standard import STANDARD_STYLES, CodeStandardLook, randomised_styles
+from .faces_rook import ROOK_STYLES, UNSEEN_ROOK_STYLES, CodeRookLook
+from .faces_standard import STANDARD_STYLES, CodeStandardLook, randomised_styles, unseen_styles
 from .faces_svg import npm_looks
 
-__all__ = ["DEFAULT_CACHE", "all_looks", "back_of", "code_looks", "face_of", "looks_for"]
+__all__ = [
+    "DEFAULT_CACHE",
+    "all_looks",
+    "back_of",
+    "code_looks",
+    "face_of",
+    "looks_for",
+    "unseen_val_looks",
+]
 
 DEFAULT_CACHE = Path("data/cache")
 """Where `fetch-decks` unpacks npm decks (relative to the working directory; git-ignored)."""
@@ -38,6 +46,16 @@ def code_looks() -> tuple[DeckLook, ...]:
     rook = [CodeRookLook(style) for style in ROOK_STYLES]
     randomised = [CodeStandardLook(style) for style in randomised_styles()]
     return (*standard, *rook, *randomised)
+
+
+@functools.cache
+def unseen_val_looks() -> tuple[DeckLook, ...]:
+    """The unseen-validation looks (`DeckLook.val_only`), standard and Rook. Kept out
+    of `code_looks` and `all_looks`, which every training, validation and test scene
+    draws from: only a caller that asks for the unseen-validation split adds them."""
+    standard = [CodeStandardLook(style) for style in unseen_styles()]
+    rook = [CodeRookLook(style) for style in UNSEEN_ROOK_STYLES]
+    return (*standard, *rook)
 
 
 @functools.cache

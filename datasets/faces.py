@@ -60,12 +60,16 @@ class DeckLook(abc.ABC):
     `held_out` looks are used only in the test split, so test numbers say how the
     models do on a deck they have never seen. `train_only` looks (the randomised code
     looks) are used only in the train split: val and test keep the fixed looks.
+    `val_only` looks (`decks.unseen_val_looks`) are drawn only in the unseen-validation
+    split (`splits.UNSEEN_VAL`): decks no model trained on and the test never shows, so
+    what is meant for decks the model never saw can be chosen without looking at test.
     """
 
     name: str
     family: DeckFamily
     held_out: bool
     train_only: bool = False
+    val_only: bool = False
     source: str
     """Where the art comes from: `code` or `npm:<package>@<version>` (see THIRD_PARTY.md)."""
 

@@ -20,7 +20,7 @@ from .drawing import SUPERSAMPLE, Box, Colour, draw_text, union_box
 from .faces import FACE_H, FACE_W, CardFace, DeckLook, finish_face, stamp_corners
 from .fonts import font
 
-__all__ = ["ROOK_STYLES", "CodeRookLook", "RookStyle", "draw_bird"]
+__all__ = ["ROOK_STYLES", "UNSEEN_ROOK_STYLES", "CodeRookLook", "RookStyle", "draw_bird"]
 
 S = SUPERSAMPLE
 W, H = FACE_W * S, FACE_H * S
@@ -53,6 +53,8 @@ class RookStyle:
     corner_radius: float = 12.0
     back: BackStyle
     held_out: bool = False
+    val_only: bool = False
+    """An unseen-validation look: drawn only in that split (see `DeckLook`)."""
 
 
 def draw_bird(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, colour: Colour) -> Box:
@@ -91,6 +93,7 @@ class CodeRookLook(DeckLook):
         self.name = style.name
         self.family = DeckFamily.ROOK
         self.held_out = style.held_out
+        self.val_only = style.val_only
         self.source = "code"
 
     def _draw_index(self, draw: ImageDraw.ImageDraw, card: Card) -> Box:
@@ -262,3 +265,41 @@ ROOK_STYLES: tuple[RookStyle, ...] = (
     ),
 )
 """The Rook looks; `rook-band` is held out for the test split."""
+
+UNSEEN_ROOK_STYLES: tuple[RookStyle, ...] = (
+    RookStyle(
+        name="rook-unseen-hanken",
+        number_font="hanken-bold",
+        corner_size=42,
+        corner_x=25,
+        corner_y=10,
+        corner_mark="dot",
+        centre="panel",
+        bird_corner="bird",
+        colours={
+            Suit.BLACK: (30, 32, 40),
+            Suit.RED: (190, 40, 30),
+            Suit.YELLOW: (230, 170, 25),
+            Suit.GREEN: (30, 125, 50),
+        },
+        paper=(250, 248, 238),
+        corner_radius=14,
+        back=BackStyle(pattern="emblem", colour=(30, 100, 60)),
+        val_only=True,
+    ),
+    RookStyle(
+        name="rook-unseen-intuitive",
+        number_font="intuitive",
+        corner_size=46,
+        corner_x=24,
+        corner_y=9,
+        corner_mark="bar",
+        centre="circle",
+        bird_corner="letters",
+        paper=(246, 246, 242),
+        back=BackStyle(pattern="dots", colour=(40, 40, 110)),
+        val_only=True,
+    ),
+)
+"""The unseen-validation Rook looks (`DeckLook.val_only`): number fonts no look of
+training or test draws (`faces_standard.UNSEEN_FONTS`)."""

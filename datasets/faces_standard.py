@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -33,11 +34,13 @@ from .fonts import FONT_FILES, TRAINING_FONTS, font
 __all__ = [
     "RANDOMISED_PER_FAMILY",
     "STANDARD_STYLES",
+    "UNSEEN_FONTS",
     "CodeStandardLook",
     "StandardStyle",
     "font_families",
     "randomised_styles",
     "sample_standard_style",
+    "unseen_styles",
 ]
 
 S = SUPERSAMPLE
@@ -91,6 +94,8 @@ class StandardStyle:
     held_out: bool = False
     train_only: bool = False
     """A randomised look: drawn only in the train split (see `DeckLook`)."""
+    val_only: bool = False
+    """An unseen-validation look: drawn only in that split (see `DeckLook`)."""
 
 
 def _pip_positions(rank: int) -> list[tuple[float, float]]:
@@ -128,6 +133,7 @@ class CodeStandardLook(DeckLook):
         self.family = DeckFamily.STANDARD
         self.held_out = style.held_out
         self.train_only = style.train_only
+        self.val_only = style.val_only
         self.source = "code"
 
     # -- the index ---------------------------------------------------------------
@@ -470,27 +476,31 @@ def _pick(rng: np.random.Generator, options: dict[str, float]) -> str:
     return names[int(rng.choice(len(names), p=weights / weights.sum()))]
 
 
-def font_families() -> list[str]:
-    """The training fonts' families (their PyPI packages), sorted."""
-    return sorted({FONT_FILES[name][0] for name in TRAINING_FONTS})
+def font_families(fonts: Sequence[str] = TRAINING_FONTS) -> list[str]:
+    """The families (their PyPI packages) of `fonts` (the training fonts), sorted."""
+    return sorted({FONT_FILES[name][0] for name in fonts})
 
 
 def sample_standard_style(
-    rng: np.random.Generator, name: str, *, family: str | None = None
+    rng: np.random.Generator,
+    name: str,
+    *,
+    family: str | None = None,
+    fonts: Sequence[str] = TRAINING_FONTS,
 ) -> StandardStyle:
     """A random standard deck design for training, drawn from `rng`.
 
-    The rank font is one weight of `family` (a font package; by default drawn too, so
-    that families with several weights are not favoured). The index is sized from the
-    font's own glyphs (capital height, widest rank, "10"), so every font gives an index
-    that fits its corner, clear of the pips and the court frame.
+    The rank font is one weight of `family` (a font package of `fonts`; by default
+    drawn too, so that families with several weights are not favoured). The index is
+    sized from the font's own glyphs (capital height, widest rank, "10"), so every font
+    gives an index that fits its corner, clear of the pips and the court frame.
     """
-    families = font_families()
+    families = font_families(fonts)
     if family is None:
         family = families[int(rng.integers(len(families)))]
     elif family not in families:
-        raise ValueError(f"{family!r} is not a training font family: {families}")
-    font_weights = [f for f in TRAINING_FONTS if FONT_FILES[f][0] == family]
+        raise ValueError(f"{family!r} is not a font family of {families}")
+    font_weights = [f for f in fonts if FONT_FILES[f][0] == family]
     rank_font = font_weights[int(rng.integers(len(font_weights)))]
     layout = _pick(rng, INDEX_LAYOUTS)
     limits = _INDEX_RANGES[layout]
@@ -570,4 +580,31 @@ def randomised_styles(per_family: int = RANDOMISED_PER_FAMILY) -> tuple[Standard
             family=families[k % len(families)],
         )
         for k in range(per_family * len(families))
+    )
+
+
+UNSEEN_FONTS: tuple[str, ...] = ("hanken-bold", "intuitive")
+"""The held-out fonts no look of training or test draws (`fonts.HELD_OUT_FONTS` less
+the test look's Caladea): the unseen-validation looks' ranks."""
+UNSEEN_PER_FONT = 2
+
+
+@functools.cache
+def unseen_styles(per_font: int = UNSEEN_PER_FONT) -> tuple[StandardStyle, ...]:
+    """The unseen-validation standard looks (`DeckLook.val_only`): `code-unseen-00`, ...,
+    drawn like the randomised training looks but in `UNSEEN_FONTS`, which no model
+    trained on, so they stand for a deck bought in a shop as the test's held-out look
+    does, without being it."""
+    return tuple(
+        replace(
+            sample_standard_style(
+                np.random.default_rng(stable_seed("code-unseen", k)),
+                f"code-unseen-{k:02d}",
+                family=FONT_FILES[UNSEEN_FONTS[k % len(UNSEEN_FONTS)]][0],
+                fonts=UNSEEN_FONTS,
+            ),
+            train_only=False,
+            val_only=True,
+        )
+        for k in range(per_font * len(UNSEEN_FONTS))
     )

@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from shanghai.datasets.deck_photos import cards_apart
-from shanghai.datasets.decks import DEFAULT_CACHE, all_looks
+from shanghai.datasets.decks import DEFAULT_CACHE, all_looks, unseen_val_looks
 from shanghai.datasets.faces import DeckLook
 from shanghai.datasets.hand_photos import photo_of_cards
 from shanghai.datasets.scene import Rendered
@@ -62,9 +62,12 @@ RETAKES = 5
 
 
 def held_out_looks(names: list[str] | None = None) -> list[DeckLook]:
+    """The test's held-out looks, or the looks named (the unseen-validation looks,
+    `decks.unseen_val_looks`, included: where a choice is developed)."""
     cache = ROOT / DEFAULT_CACHE
     looks = all_looks(cache if cache.is_dir() else None)
     if names:
+        looks = (*looks, *unseen_val_looks())
         return [look for look in looks if look.name in names]
     return [look for look in looks if look.held_out]
 
@@ -408,7 +411,11 @@ def main(
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--looks", help="comma-separated look names (default: held-out looks)")
+    parser.add_argument(
+        "--looks",
+        help="comma-separated look names (default: the test's held-out looks; develop on "
+        "the unseen-validation ones, e.g. rook-unseen-hanken, code-unseen-00)",
+    )
     parser.add_argument("--scenes", type=int, default=40, help="test hand photos per look")
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--per-photo", type=int, default=4, help="cards per enrolment photo")

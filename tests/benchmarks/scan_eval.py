@@ -1,6 +1,7 @@
 """Scan evaluation: how often `PhotoScanner` scores a hand wrong without a warning.
 
-    python tests/benchmarks/scan_eval.py [--split val|test] [--n 200] [--seed S[,S...]]
+    python tests/benchmarks/scan_eval.py [--split val|val-unseen|test] [--n 200]
+                                         [--seed S[,S...]]
                                          [--models DIR] [--sweep] [--data DIR]
                                          [--threads T] [--repeats 3]
 
@@ -36,6 +37,11 @@ levels (`sure_read`, `sure_name` in the models' `models.toml`) on `--split val` 
 never on test: the test split's held-out decks and tables are there to say how the
 chosen levels do on photos they were not chosen on. Asserts nothing.
 
+`--split val-unseen` (`datasets.splits.UNSEEN_VAL`): validation photos where about half
+the tables use decks no model trained on and the test never shows
+(`datasets.decks.unseen_val_looks`). The validation split's decks are the training
+decks, so a choice meant for decks the models never saw is made on this split.
+
 `--keep-reads`: keep the models' reads of each photo in the photos' folder
 (`reads-<digest>.pkl`, the digest of the model files, their levels and the reading
 code: `vision/pipeline.py` and what it reads with) and replay them on the next run, so
@@ -63,8 +69,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from shanghai.datasets.decks import all_looks
+from shanghai.datasets.decks import all_looks, unseen_val_looks
 from shanghai.datasets.hand_photos import render_photo
+from shanghai.datasets.splits import UNSEEN_VAL
 from shanghai.engine.errors import ShanghaiError
 from shanghai.engine.variant_files import find_variant
 from shanghai.engine.variants import Rules
@@ -75,7 +82,7 @@ from shanghai.vision.snapshot import TableSnapshot
 from shanghai.vision.sources import read_image
 
 ROOT = Path(__file__).resolve().parents[2]
-SEEDS = {"val": 3101, "test": 3202}
+SEEDS = {"val": 3101, UNSEEN_VAL: 3301, "test": 3202}
 OUTCOMES = ("exact", "right, flagged", "wrong, flagged", "wrong, silent")
 TARGETS = (">= 95%", "<= 10%", "", "<= 1%")
 LEVELS = (0.45, 0.5, 0.55, 0.6, 0.62, 0.65, 0.68, 0.7, 0.72, 0.75, 0.8, 0.85, 0.9, 0.95)
@@ -194,6 +201,8 @@ def photo_paths(folder: Path, kind: str, n: int, seed: int, split: str) -> list[
             if looks is None:
                 cache = ROOT / "data" / "cache"
                 looks = all_looks(cache if cache.is_dir() else None)
+                if split == UNSEEN_VAL:
+                    looks = (*looks, *unseen_val_looks())
             rendered, truth = render_photo(kind, seed, index, split, looks)
             folder.mkdir(parents=True, exist_ok=True)
             meta.with_suffix(".jpg").write_bytes(rendered.jpeg)
@@ -337,7 +346,7 @@ def print_timing(photo: Path, repeats: int, models: Path | None, threads: int | 
 
 
 def print_sweep(sweep: dict[float, dict[str, list[Judged]]], shipped: float) -> None:
-    print("\nsure level sweep (choose on --split val only, never on test)")
+    print("\nsure level sweep (choose on a validation split, never on test)")
     short = ("exact", "r-flag", "w-flag", "silent")
     print("  level | hands: " + " ".join(f"{s:>6}" for s in short), end="")
     print(" | lay-downs: " + " ".join(f"{s:>6}" for s in short))

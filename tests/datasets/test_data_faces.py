@@ -11,10 +11,12 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from shanghai.datasets.decks import DEFAULT_CACHE, back_of, code_looks, face_of
-from shanghai.datasets.faces import FACE_H, FACE_W
+from shanghai.datasets.decks import DEFAULT_CACHE, back_of, code_looks, face_of, unseen_val_looks
+from shanghai.datasets.faces import FACE_H, FACE_W, DeckLook
+from shanghai.datasets.faces_rook import CodeRookLook
 from shanghai.datasets.faces_standard import (
     STANDARD_STYLES,
+    UNSEEN_FONTS,
     CodeStandardLook,
     font_families,
     randomised_styles,
@@ -169,6 +171,29 @@ def test_randomised_looks_are_training_looks_in_every_training_font_family() -> 
 def test_held_out_fonts_other_than_the_held_out_look_are_drawn_by_no_look() -> None:
     used = {look.style.rank_font for look in code_looks() if isinstance(look, CodeStandardLook)}
     assert used & HELD_OUT_FONTS == {"caladea-bold"}
+
+
+def test_unseen_validation_looks_draw_fonts_no_training_or_test_look_draws() -> None:
+    unseen = unseen_val_looks()
+    assert {look.family for look in unseen} == set(DeckFamily)
+    assert all(look.val_only and not look.held_out and not look.train_only for look in unseen)
+    assert not {look.name for look in unseen} & {look.name for look in code_looks()}
+
+    def fonts(looks: tuple[DeckLook, ...]) -> set[str]:
+        style = [look.style for look in looks if isinstance(look, CodeStandardLook | CodeRookLook)]
+        return {st.rank_font if hasattr(st, "rank_font") else st.number_font for st in style}
+
+    assert fonts(unseen) == set(UNSEEN_FONTS) <= HELD_OUT_FONTS
+    assert not fonts(unseen) & fonts(code_looks())
+
+
+@pytest.mark.parametrize("look", unseen_val_looks(), ids=lambda look: look.name)
+def test_unseen_validation_looks_draw_every_card_of_their_family(look: DeckLook) -> None:
+    for card in look.cards():
+        face = face_of(look, card)
+        assert face.index_boxes, card
+        for x0, y0, x1, y1 in face.index_boxes:
+            assert 0 <= x0 < x1 <= FACE_W and 0 <= y0 < y1 <= FACE_H, (card, x0, y0, x1, y1)
 
 
 @pytest.mark.parametrize("look", RANDOMISED, ids=lambda look: look.name)

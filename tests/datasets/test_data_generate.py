@@ -15,9 +15,9 @@ import pytest
 from shanghai.cli.main import main
 from shanghai.datasets import generate as generate_module
 from shanghai.datasets.backgrounds import HELD_OUT_FAMILIES
-from shanghai.datasets.decks import code_looks
+from shanghai.datasets.decks import code_looks, unseen_val_looks
 from shanghai.datasets.generate import GenerateConfig, generate
-from shanghai.datasets.splits import choose_background, choose_looks
+from shanghai.datasets.splits import UNSEEN_VAL, choose_background, choose_looks
 from shanghai.engine.cards import CARD_CLASSES, JOKER, Card, DeckFamily
 
 HELD_OUT_LOOKS = {look.name for look in code_looks() if look.held_out}
@@ -201,6 +201,23 @@ def test_randomised_looks_join_train_tables_and_leave_val_and_test_as_they_were(
         assert 0.35 < randomised / len(train) < 0.65
     else:
         assert randomised == 0
+
+
+@pytest.mark.parametrize("family", list(DeckFamily))
+def test_unseen_validation_looks_only_in_their_split_which_leaves_the_others_as_they_were(
+    family: DeckFamily,
+) -> None:
+    looks = (*code_looks(), *unseen_val_looks())
+    for split in ("train", "val", "test"):
+        rng, before = np.random.default_rng(5), np.random.default_rng(5)
+        for _ in range(200):
+            picked = choose_looks(rng, split, family, looks)
+            assert picked == choose_looks(before, split, family, code_looks())
+    rng = np.random.default_rng(5)
+    unseen = [look for _ in range(200) for look in choose_looks(rng, UNSEEN_VAL, family, looks)]
+    assert not any(look.held_out or look.train_only for look in unseen)
+    assert 40 < sum(look.val_only for look in unseen) < 200
+    assert all(choose_background(rng, UNSEEN_VAL) not in HELD_OUT_FAMILIES for _ in range(200))
 
 
 def test_generated_splits_keep_held_out_looks_out_of_train(tmp_path: Path) -> None:
