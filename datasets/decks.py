@@ -17,7 +17,7 @@ import numpy.typing as npt
 from shanghai.engine.cards import Card, DeckFamily
 
 from .faces import CardFace, DeckLook
-from .faces_rook import ROOK_STYLES, UNSEEN_ROOK_STYLES, CodeRookLook
+from .faces_rook import ROOK_STYLES, UNSEEN_ROOK_STYLES, CodeRookLook, randomised_rook_styles
 from .faces_standard import STANDARD_STYLES, CodeStandardLook, randomised_styles, unseen_styles
 from .faces_svg import npm_looks
 
@@ -45,7 +45,8 @@ def code_looks() -> tuple[DeckLook, ...]:
     standard = [CodeStandardLook(style) for style in STANDARD_STYLES]
     rook = [CodeRookLook(style) for style in ROOK_STYLES]
     randomised = [CodeStandardLook(style) for style in randomised_styles()]
-    return (*standard, *rook, *randomised)
+    randomised_rook = [CodeRookLook(style) for style in randomised_rook_styles()]
+    return (*standard, *rook, *randomised, *randomised_rook)
 
 
 @functools.cache

@@ -7,6 +7,7 @@ bird card shows the bird. The looks differ in font, corner mark and panel shape.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -17,10 +18,18 @@ from shanghai.engine.cards import Card, DeckFamily, Suit
 
 from .backs import BackStyle, render_back
 from .drawing import SUPERSAMPLE, Box, Colour, draw_text, union_box
-from .faces import FACE_H, FACE_W, CardFace, DeckLook, finish_face, stamp_corners
-from .fonts import font
+from .faces import FACE_H, FACE_W, CardFace, DeckLook, finish_face, stable_seed, stamp_corners
+from .fonts import HELD_OUT_FONTS, TRAINING_FONTS, font, font_family
 
-__all__ = ["ROOK_STYLES", "UNSEEN_ROOK_STYLES", "CodeRookLook", "RookStyle", "draw_bird"]
+__all__ = [
+    "ROOK_STYLES",
+    "UNSEEN_ROOK_STYLES",
+    "CodeRookLook",
+    "RookStyle",
+    "draw_bird",
+    "randomised_rook_styles",
+    "sample_rook_style",
+]
 
 S = SUPERSAMPLE
 W, H = FACE_W * S, FACE_H * S
@@ -53,6 +62,8 @@ class RookStyle:
     corner_radius: float = 12.0
     back: BackStyle
     held_out: bool = False
+    train_only: bool = False
+    """A randomised look: drawn only in the train split (see `DeckLook`)."""
     val_only: bool = False
     """An unseen-validation look: drawn only in that split (see `DeckLook`)."""
 
@@ -93,6 +104,7 @@ class CodeRookLook(DeckLook):
         self.name = style.name
         self.family = DeckFamily.ROOK
         self.held_out = style.held_out
+        self.train_only = style.train_only
         self.val_only = style.val_only
         self.source = "code"
 
@@ -303,3 +315,72 @@ UNSEEN_ROOK_STYLES: tuple[RookStyle, ...] = (
 )
 """The unseen-validation Rook looks (`DeckLook.val_only`): number fonts no look of
 training or test draws (`faces_standard.UNSEEN_FONTS`)."""
+
+
+# -- randomised training looks -------------------------------------------------------
+RANDOMISED_ROOK_PER_FAMILY = 1
+"""Randomised Rook looks per training font family (`randomised_rook_styles`)."""
+ROOK_FONT_BLOCK = {"fjalla"}
+"""Fonts no randomised Rook look draws: the held-out Rook look's numbers (`rook-band`)."""
+
+
+def _ink_share(font_name: str, text: str) -> tuple[float, float]:
+    """Ink width and height of `text` at 100 px, as shares of the font size."""
+    left, top, right, bottom = font(font_name, 100).getbbox(text, anchor="lt")
+    return (right - left) / 100, (bottom - top) / 100
+
+
+def _shade(rng: np.random.Generator, colour: Colour, amount: float) -> Colour:
+    r, g, b = (int(np.clip(c + rng.normal(0, amount), 0, 255)) for c in colour)
+    return (r, g, b)
+
+
+def sample_rook_style(rng: np.random.Generator, name: str, number_font: str) -> RookStyle:
+    """A random Rook deck design for training, its numbers in `number_font`.
+
+    With four fixed looks the reader knew four Rook number fonts and read the held-out
+    look's 13 as 11 and 6 as 9 with confidence; these add a font family each. The
+    corner number is sized from the font's own glyphs (its height 26-38 face px, "14"
+    at most 40 px wide after the two-digit squeeze), so it stays in the corner, clear
+    of the centre panel. The held-out look's band centre and font stay unseen."""
+    width14, height = _ink_share(number_font, "14")
+    target = rng.uniform(26, 38)
+    size = int(min(target / height, 40 / (width14 * 0.78)))
+    colours = {suit: _shade(rng, colour, 14) for suit, colour in ROOK_COLOURS.items()}
+    papers = ((252, 252, 250), (246, 240, 222))
+    t = rng.uniform(0, 1) ** 2
+    paper = tuple(int(a + (b - a) * t) for a, b in zip(*papers, strict=True))
+    backs = ((200, 90, 30), (30, 90, 150), (150, 40, 40), (40, 70, 130), (30, 110, 60))
+    return RookStyle(
+        name=name,
+        number_font=number_font,
+        corner_size=size,
+        corner_x=round(rng.uniform(22, 27), 1),
+        corner_y=round(rng.uniform(7, 13), 1),
+        corner_mark=("none", "dot", "bar")[int(rng.integers(3))],
+        centre=("panel", "circle")[int(rng.integers(2))],
+        bird_corner=("letters", "bird")[int(rng.integers(2))],
+        colours=colours,
+        paper=paper,  # type: ignore[arg-type]
+        corner_radius=round(rng.uniform(9, 16), 1),
+        back=BackStyle(
+            pattern=("rook", "lattice", "dots", "stripes")[int(rng.integers(4))],
+            colour=_shade(rng, backs[int(rng.integers(len(backs)))], 10),
+        ),
+        train_only=True,
+    )
+
+
+@functools.cache
+def randomised_rook_styles(per_family: int = RANDOMISED_ROOK_PER_FAMILY) -> tuple[RookStyle, ...]:
+    """The randomised Rook training looks, `rook-random-00`, ...: one weight of each
+    training font family (the heaviest listed first), each from its own seed."""
+    fonts = [f for f in TRAINING_FONTS if f not in ROOK_FONT_BLOCK | HELD_OUT_FONTS]
+    families = sorted({font_family(f) for f in fonts})
+    styles = []
+    for k in range(per_family * len(families)):
+        rng = np.random.default_rng(stable_seed("rook-random", k))
+        weights = [f for f in fonts if font_family(f) == families[k % len(families)]]
+        number_font = weights[int(rng.integers(len(weights)))]
+        styles.append(sample_rook_style(rng, f"rook-random-{k:02d}", number_font))
+    return tuple(styles)

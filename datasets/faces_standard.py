@@ -29,7 +29,7 @@ from shanghai.engine.cards import Card, DeckFamily, Suit
 from .backs import BackStyle, render_back
 from .drawing import SUPERSAMPLE, Box, Colour, draw_suit, draw_text, union_box
 from .faces import FACE_H, FACE_W, CardFace, DeckLook, finish_face, stable_seed, stamp_corners
-from .fonts import FONT_FILES, TRAINING_FONTS, font
+from .fonts import TRAINING_FONTS, font, font_family
 
 __all__ = [
     "RANDOMISED_PER_FAMILY",
@@ -477,8 +477,8 @@ def _pick(rng: np.random.Generator, options: dict[str, float]) -> str:
 
 
 def font_families(fonts: Sequence[str] = TRAINING_FONTS) -> list[str]:
-    """The families (their PyPI packages) of `fonts` (the training fonts), sorted."""
-    return sorted({FONT_FILES[name][0] for name in fonts})
+    """The families (`fonts.font_family`) of `fonts` (the training fonts), sorted."""
+    return sorted({font_family(name) for name in fonts})
 
 
 def sample_standard_style(
@@ -500,7 +500,7 @@ def sample_standard_style(
         family = families[int(rng.integers(len(families)))]
     elif family not in families:
         raise ValueError(f"{family!r} is not a font family of {families}")
-    font_weights = [f for f in fonts if FONT_FILES[f][0] == family]
+    font_weights = [f for f in fonts if font_family(f) == family]
     rank_font = font_weights[int(rng.integers(len(font_weights)))]
     layout = _pick(rng, INDEX_LAYOUTS)
     limits = _INDEX_RANGES[layout]
@@ -600,7 +600,7 @@ def unseen_styles(per_font: int = UNSEEN_PER_FONT) -> tuple[StandardStyle, ...]:
             sample_standard_style(
                 np.random.default_rng(stable_seed("code-unseen", k)),
                 f"code-unseen-{k:02d}",
-                family=FONT_FILES[UNSEEN_FONTS[k % len(UNSEEN_FONTS)]][0],
+                family=font_family(UNSEEN_FONTS[k % len(UNSEEN_FONTS)]),
                 fonts=UNSEEN_FONTS,
             ),
             train_only=False,

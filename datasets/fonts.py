@@ -9,7 +9,13 @@ network at run time and no Debian package. Each is OFL-1.1 or Apache-2.0 (see
 
 `HELD_OUT_FONTS` are drawn by no training look of the standard deck: Caladea belongs to
 the held-out look `code-caladea`; Hanken Grotesk (a plain grotesque) and Intuitive (a
-playful hand-drawn face) are kept back for held-out looks to come.
+playful hand-drawn face) are the unseen-validation looks' (`decks.unseen_val_looks`).
+
+`SYSTEM_FONT_FILES` are more rank fonts for the randomised training looks, from Debian
+font packages (`.ci/apt-packages.txt`; `make system-deps` installs them): the 17 PyPI
+fonts are ten families, and on decks in fonts it never saw the reader read a J as a 3
+with confidence (`scan_eval.py --split val-unseen`), so the reader needs more shapes of
+every rank than PyPI has. Only data generation draws them; the runtime never does.
 """
 
 from __future__ import annotations
@@ -22,7 +28,15 @@ from PIL import ImageFont
 
 from shanghai.engine.errors import ShanghaiError
 
-__all__ = ["FONT_FILES", "HELD_OUT_FONTS", "TRAINING_FONTS", "font", "font_path"]
+__all__ = [
+    "FONT_FILES",
+    "HELD_OUT_FONTS",
+    "SYSTEM_FONT_FILES",
+    "TRAINING_FONTS",
+    "font",
+    "font_family",
+    "font_path",
+]
 
 FONT_FILES: dict[str, tuple[str, str]] = {
     # name used by the looks -> (python package, file inside its `files/` folder)
@@ -49,12 +63,95 @@ FONT_FILES: dict[str, tuple[str, str]] = {
     "intuitive": ("font_intuitive", "Intuitive.ttf"),
 }
 
+SYSTEM_FONT_FILES: dict[str, tuple[str, str, str]] = {
+    # name -> (design family, Debian package, file under /usr/share/fonts)
+    "nimbus-sans-bold": (
+        "nimbus-sans",
+        "fonts-urw-base35",
+        "opentype/urw-base35/NimbusSans-Bold.otf",
+    ),
+    "nimbus-narrow-bold": (
+        "nimbus-narrow",
+        "fonts-urw-base35",
+        "opentype/urw-base35/NimbusSansNarrow-Bold.otf",
+    ),
+    "nimbus-roman-bold": (
+        "nimbus-roman",
+        "fonts-urw-base35",
+        "opentype/urw-base35/NimbusRoman-Bold.otf",
+    ),
+    "nimbus-mono-bold": (
+        "nimbus-mono",
+        "fonts-urw-base35",
+        "opentype/urw-base35/NimbusMonoPS-Bold.otf",
+    ),
+    "c059-bold": ("c059", "fonts-urw-base35", "opentype/urw-base35/C059-Bold.otf"),
+    "p052-bold": ("p052", "fonts-urw-base35", "opentype/urw-base35/P052-Bold.otf"),
+    "bookman-demi": ("bookman", "fonts-urw-base35", "opentype/urw-base35/URWBookman-Demi.otf"),
+    "gothic-demi": ("gothic", "fonts-urw-base35", "opentype/urw-base35/URWGothic-Demi.otf"),
+    "go-bold": ("go", "fonts-go", "fonts-go/Go-Bold.ttf"),
+    "cantarell-extrabold": (
+        "cantarell",
+        "fonts-cantarell",
+        "opentype/cantarell/Cantarell-ExtraBold.otf",
+    ),
+    "comic-neue-bold": ("comic-neue", "fonts-comic-neue", "opentype/comic-neue/ComicNeue-Bold.otf"),
+    "spartan-bold": (
+        "league-spartan",
+        "fonts-league-spartan",
+        "opentype/league-spartan/LeagueSpartan-Bold.otf",
+    ),
+    "roboto-slab-bold": (
+        "roboto-slab",
+        "fonts-roboto-slab",
+        "opentype/roboto/slab/RobotoSlab-Bold.otf",
+    ),
+    "accanthis-bold": ("accanthis", "fonts-adf-accanthis", "truetype/adf/AccanthisADFStd-Bold.otf"),
+    "carlito-bold": ("carlito", "fonts-crosextra-carlito", "truetype/crosextra/Carlito-Bold.ttf"),
+    "dejavu-sans-bold": ("dejavu-sans", "fonts-dejavu-core", "truetype/dejavu/DejaVuSans-Bold.ttf"),
+    "dejavu-serif-bold": (
+        "dejavu-serif",
+        "fonts-dejavu-core",
+        "truetype/dejavu/DejaVuSerif-Bold.ttf",
+    ),
+    "free-serif-bold": ("free-serif", "fonts-freefont-ttf", "truetype/freefont/FreeSerifBold.ttf"),
+    "liberation-sans-bold": (
+        "liberation-sans",
+        "fonts-liberation2",
+        "truetype/liberation2/LiberationSans-Bold.ttf",
+    ),
+    "open-sans-bold": ("open-sans", "fonts-open-sans", "truetype/open-sans/OpenSans-Bold.ttf"),
+    "open-sans-condbold": (
+        "open-sans-cond",
+        "fonts-open-sans",
+        "truetype/open-sans/OpenSans-CondBold.ttf",
+    ),
+    "libertine-bold": (
+        "libertine",
+        "fonts-linuxlibertine",
+        "opentype/linux-libertine/LinLibertine_RB.otf",
+    ),
+}
+SYSTEM_FONTS_DIR = Path("/usr/share/fonts")
+
 HELD_OUT_FONTS: frozenset[str] = frozenset(
     {"caladea-bold", "caladea-regular", "hanken-bold", "intuitive"}
 )
 """Fonts no training look of the standard deck uses (see the module docstring)."""
-TRAINING_FONTS: tuple[str, ...] = tuple(n for n in FONT_FILES if n not in HELD_OUT_FONTS)
-"""The fonts a randomised training look may draw its ranks in, in `FONT_FILES` order."""
+TRAINING_FONTS: tuple[str, ...] = (
+    *(n for n in FONT_FILES if n not in HELD_OUT_FONTS),
+    *SYSTEM_FONT_FILES,
+)
+"""The fonts a randomised training look may draw its ranks in: the PyPI ones in
+`FONT_FILES` order, then the Debian ones."""
+
+
+def font_family(name: str) -> str:
+    """The design family of a font (its PyPI package, or its Debian design name): the
+    randomised looks take the families in turn, so a family of many weights is not
+    favoured."""
+    system = SYSTEM_FONT_FILES.get(name)
+    return system[0] if system is not None else FONT_FILES[name][0]
 
 
 class MissingFontError(ShanghaiError):
@@ -63,6 +160,15 @@ class MissingFontError(ShanghaiError):
 
 def font_path(name: str) -> Path:
     """Path of one bundled font file; raises with the package to install if absent."""
+    system = SYSTEM_FONT_FILES.get(name)
+    if system is not None:
+        _, debian, relative = system
+        path = SYSTEM_FONTS_DIR / relative
+        if not path.is_file():
+            raise MissingFontError(
+                f"font {path} is missing: apt-get install {debian} (or: make system-deps)"
+            )
+        return path
     package, filename = FONT_FILES[name]
     try:
         path = Path(str(importlib.resources.files(package) / "files" / filename))

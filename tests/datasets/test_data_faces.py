@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 
 from shanghai.datasets.decks import DEFAULT_CACHE, back_of, code_looks, face_of, unseen_val_looks
 from shanghai.datasets.faces import FACE_H, FACE_W, DeckLook
-from shanghai.datasets.faces_rook import CodeRookLook
+from shanghai.datasets.faces_rook import CodeRookLook, randomised_rook_styles
 from shanghai.datasets.faces_standard import (
     STANDARD_STYLES,
     UNSEEN_FONTS,
@@ -23,7 +23,14 @@ from shanghai.datasets.faces_standard import (
     sample_standard_style,
 )
 from shanghai.datasets.faces_svg import npm_looks
-from shanghai.datasets.fonts import FONT_FILES, HELD_OUT_FONTS, TRAINING_FONTS, font
+from shanghai.datasets.fonts import (
+    FONT_FILES,
+    HELD_OUT_FONTS,
+    SYSTEM_FONT_FILES,
+    TRAINING_FONTS,
+    font,
+    font_family,
+)
 from shanghai.datasets.layouts import TableDecks
 from shanghai.engine.cards import (
     CARD_CLASSES,
@@ -36,6 +43,8 @@ from shanghai.engine.cards import (
 )
 
 RANDOMISED = [look for look in code_looks() if look.train_only]
+RANDOMISED_ROOK = [look for look in RANDOMISED if isinstance(look, CodeRookLook)]
+RANDOMISED_STANDARD = [look for look in RANDOMISED if isinstance(look, CodeStandardLook)]
 ONE_OF_EACH_LAYOUT = [
     next(look for look in RANDOMISED if isinstance(look, CodeStandardLook) and test(look.style))
     for test in (
@@ -155,17 +164,36 @@ def test_randomised_styles_differ_from_deck_to_deck() -> None:
 
 
 def test_randomised_looks_are_training_looks_in_every_training_font_family() -> None:
+    standard = RANDOMISED_STANDARD
     names = [look.name for look in RANDOMISED]
-    assert len(names) == len(set(names)) == len(randomised_styles()) >= 18
-    assert all(not look.held_out and look.family is DeckFamily.STANDARD for look in RANDOMISED)
+    assert len(names) == len(set(names))
+    assert len(standard) == len(randomised_styles()) >= 18
+    assert len(RANDOMISED_ROOK) == len(randomised_rook_styles()) >= 18
+    assert all(not look.held_out and not look.val_only for look in RANDOMISED)
     fixed = [look.name for look in code_looks() if not look.train_only]
     assert fixed[: len(STANDARD_STYLES)] == [st.name for st in STANDARD_STYLES]  # not moved
-    fonts = {look.style.rank_font for look in RANDOMISED if isinstance(look, CodeStandardLook)}
+    fonts = {look.style.rank_font for look in standard}
     assert not fonts & HELD_OUT_FONTS
-    assert {FONT_FILES[name][0] for name in fonts} == set(font_families())
+    assert {font_family(name) for name in fonts} == set(font_families())
     trained = {st.rank_font for st in STANDARD_STYLES if not st.held_out}
     assert not trained & HELD_OUT_FONTS
-    assert set(TRAINING_FONTS) | HELD_OUT_FONTS == set(FONT_FILES)
+    assert set(TRAINING_FONTS) | HELD_OUT_FONTS == set(FONT_FILES) | set(SYSTEM_FONT_FILES)
+
+
+def test_randomised_rook_looks_leave_the_held_out_rook_look_unseen() -> None:
+    held = next(look for look in code_looks() if look.held_out and isinstance(look, CodeRookLook))
+    numbers = {look.style.number_font for look in RANDOMISED_ROOK}
+    assert held.style.number_font not in numbers and not numbers & HELD_OUT_FONTS
+    assert all(look.style.centre != held.style.centre for look in RANDOMISED_ROOK)
+
+
+@pytest.mark.parametrize("look", RANDOMISED_ROOK, ids=lambda look: look.name)
+def test_randomised_rook_looks_keep_the_number_in_the_corner(look: CodeRookLook) -> None:
+    for card in (Card.parse("14R"), Card.parse("10G"), Card.parse("1Y")):
+        face = face_of(look, card)
+        x0, y0, x1, y1 = face.index_boxes[0]
+        assert 0 <= x0 < x1 <= 52 and 0 <= y0 < y1 <= 80, (card, x0, y0, x1, y1)
+        assert y1 - y0 >= 20, (card, y1 - y0)  # big enough to read
 
 
 def test_held_out_fonts_other_than_the_held_out_look_are_drawn_by_no_look() -> None:
@@ -196,7 +224,7 @@ def test_unseen_validation_looks_draw_every_card_of_their_family(look: DeckLook)
             assert 0 <= x0 < x1 <= FACE_W and 0 <= y0 < y1 <= FACE_H, (card, x0, y0, x1, y1)
 
 
-@pytest.mark.parametrize("look", RANDOMISED, ids=lambda look: look.name)
+@pytest.mark.parametrize("look", RANDOMISED_STANDARD, ids=lambda look: look.name)
 def test_randomised_looks_keep_indices_in_the_corner(look: CodeStandardLook) -> None:
     st = look.style
     for card in WIDE_CARDS:
@@ -213,7 +241,7 @@ def test_randomised_looks_keep_indices_in_the_corner(look: CodeStandardLook) -> 
             assert x1 <= st.pip_area[0] - st.pip_size * st.pip_slim / 2, (card, x1)
 
 
-@pytest.mark.parametrize("name", list(FONT_FILES))
+@pytest.mark.parametrize("name", [*FONT_FILES, *SYSTEM_FONT_FILES])
 def test_every_font_loads_and_draws_a_rank(name: str) -> None:
     image = Image.new("L", (120, 80), 0)
     draw = ImageDraw.Draw(image)
