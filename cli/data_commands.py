@@ -22,7 +22,7 @@ PREVIEW_KINDS = ("scenes", "roundend", "crops", "faces")
 def register(sub: Any) -> None:
     """Add the `data` command group to the top-level parser."""
     from shanghai.datasets.generate import KINDS
-    from shanghai.datasets.splits import SPLITS
+    from shanghai.datasets.splits import SPLITS, UNSEEN_VAL
 
     parser: argparse.ArgumentParser = sub.add_parser("data", help="generate synthetic card data")
 
@@ -45,9 +45,10 @@ def register(sub: Any) -> None:
     )
     gen.add_argument(
         "--split",
-        choices=SPLITS,
+        choices=(*SPLITS, UNSEEN_VAL),
         default=None,
-        help="put everything in one split (default: 80/10/10 by item index)",
+        help="put everything in one split (default: 80/10/10 by item index); "
+        f"{UNSEEN_VAL}: validation with decks no model trained on (docs/datasets.md)",
     )
     gen.add_argument("--tile", type=int, default=416, help="tile side for --kind tiles (px)")
     gen.add_argument("--tiles-per-scene", type=int, default=3, help="tiles cut from each scene")

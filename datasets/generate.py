@@ -37,11 +37,12 @@ from tqdm import tqdm
 
 from .backgrounds import HELD_OUT_FAMILIES, TRAIN_FAMILIES
 from .crops import CROP_SIZE, write_index_crops
-from .decks import all_looks
+from .decks import all_looks, unseen_val_looks
+from .faces import DeckLook
 from .labels import CLASS_NAMES, CardLabel, yolo_lines
 from .sampling import ROOK_SHARE, sample_scene
 from .scene import Rendered
-from .splits import SPLITS, split_for_index
+from .splits import SPLITS, UNSEEN_VAL, split_for_index
 from .writer import (
     encode_jpeg,
     labels_json,
@@ -85,8 +86,10 @@ class GenerateConfig:
             raise ValueError("--n must be at least 1")
         if self.workers < 1:
             raise ValueError("--workers must be at least 1")
-        if self.split is not None and self.split not in SPLITS:
-            raise ValueError(f"unknown split {self.split!r}; choose one of {', '.join(SPLITS)}")
+        if self.split is not None and self.split not in (*SPLITS, UNSEEN_VAL):
+            raise ValueError(
+                f"unknown split {self.split!r}; choose one of {', '.join(SPLITS)}, {UNSEEN_VAL}"
+            )
         if not 64 <= self.tile_size <= 2048:
             raise ValueError("--tile must be between 64 and 2048 pixels")
         if not 16 <= self.crop_size <= 512:
@@ -211,7 +214,7 @@ def make_item(cfg: GenerateConfig, index: int) -> ItemResult:
     rng = item_rng(cfg.seed, cfg.kind, index)
     split = cfg.split or split_for_index(index)
     stem = f"{cfg.kind}-s{cfg.seed}-{index:06d}"
-    looks = all_looks(cfg.cache_dir)
+    looks = _looks(cfg)
     if cfg.kind == "roundend":
         from .roundend import render_round_end
 
@@ -238,8 +241,14 @@ def make_item(cfg: GenerateConfig, index: int) -> ItemResult:
     return result
 
 
-def _manifest(cfg: GenerateConfig, summary: GenerateSummary) -> dict[str, Any]:
+def _looks(cfg: GenerateConfig) -> tuple[DeckLook, ...]:
+    """The looks a run draws from: the unseen-validation ones join only that split's."""
     looks = all_looks(cfg.cache_dir)
+    return (*looks, *unseen_val_looks()) if cfg.split == UNSEEN_VAL else looks
+
+
+def _manifest(cfg: GenerateConfig, summary: GenerateSummary) -> dict[str, Any]:
+    looks = _looks(cfg)
     return {
         "kind": cfg.kind,
         "seed": cfg.seed,

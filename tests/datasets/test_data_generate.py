@@ -229,6 +229,19 @@ def test_generated_splits_keep_held_out_looks_out_of_train(tmp_path: Path) -> No
     assert seen["test"] & (HELD_OUT_LOOKS | set(HELD_OUT_FAMILIES))
 
 
+def test_the_unseen_validation_split_draws_its_own_looks(tmp_path: Path) -> None:
+    root = _run(tmp_path, "scenes", 8, seed=9, split=UNSEEN_VAL)
+    looks: set[str] = set()
+    for meta_path in root.rglob("meta/*.json"):
+        meta = json.loads(meta_path.read_text())
+        assert meta["split"] == UNSEEN_VAL
+        looks.update(meta["looks"])
+    unseen = {look.name for look in unseen_val_looks()}
+    assert looks & unseen and not looks & HELD_OUT_LOOKS
+    manifest = json.loads((root / "manifest.json").read_text())
+    assert unseen <= {look["name"] for look in manifest["looks"]}
+
+
 def test_cli_generate_and_preview(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "data"
     assert main(["data", "generate", "--out", str(out), "--n", "2", "--seed", "1", "--quiet"]) == 0
