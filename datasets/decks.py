@@ -18,8 +18,15 @@ from shanghai.engine.cards import Card, DeckFamily
 
 from .faces import CardFace, DeckLook
 from .faces_rook import ROOK_STYLES, UNSEEN_ROOK_STYLES, CodeRookLook, randomised_rook_styles
-from .faces_standard import STANDARD_STYLES, CodeStandardLook, randomised_styles, unseen_styles
+from .faces_standard import (
+    STANDARD_STYLES,
+    CodeStandardLook,
+    randomised_styles,
+    system_font_styles,
+    unseen_styles,
+)
 from .faces_svg import npm_looks
+from .fonts import system_fonts_installed
 
 __all__ = [
     "DEFAULT_CACHE",
@@ -41,12 +48,18 @@ _BACKS: dict[str, npt.NDArray[np.uint8]] = {}
 @functools.cache
 def code_looks() -> tuple[DeckLook, ...]:
     """Every look drawn in code (standard and Rook), in a fixed order; the randomised
-    training looks come last, so adding them moved no earlier look."""
+    training looks come last, so adding them moved no earlier look. The looks drawn in
+    Debian fonts (`DeckLook.system_fonts`) come last of all and only where those fonts
+    are installed: the runtime does not need them (`generate` insists on them)."""
     standard = [CodeStandardLook(style) for style in STANDARD_STYLES]
     rook = [CodeRookLook(style) for style in ROOK_STYLES]
     randomised = [CodeStandardLook(style) for style in randomised_styles()]
     randomised_rook = [CodeRookLook(style) for style in randomised_rook_styles()]
-    return (*standard, *rook, *randomised, *randomised_rook)
+    system: list[DeckLook] = []
+    if system_fonts_installed():
+        system += [CodeStandardLook(style) for style in system_font_styles()]
+        system += [CodeRookLook(style) for style in randomised_rook_styles(system=True)]
+    return (*standard, *rook, *randomised, *randomised_rook, *system)
 
 
 @functools.cache

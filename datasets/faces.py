@@ -70,6 +70,9 @@ class DeckLook(abc.ABC):
     held_out: bool
     train_only: bool = False
     val_only: bool = False
+    system_fonts: bool = False
+    """Drawn in a Debian font (`fonts.SYSTEM_FONT_FILES`): such looks exist only where
+    those fonts are installed (`decks.code_looks`)."""
     source: str
     """Where the art comes from: `code` or `npm:<package>@<version>` (see THIRD_PARTY.md)."""
 

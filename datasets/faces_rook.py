@@ -19,7 +19,7 @@ from shanghai.engine.cards import Card, DeckFamily, Suit
 from .backs import BackStyle, render_back
 from .drawing import SUPERSAMPLE, Box, Colour, draw_text, union_box
 from .faces import FACE_H, FACE_W, CardFace, DeckLook, finish_face, stable_seed, stamp_corners
-from .fonts import HELD_OUT_FONTS, TRAINING_FONTS, font, font_family
+from .fonts import HELD_OUT_FONTS, PYPI_TRAINING_FONTS, SYSTEM_FONT_FILES, font, font_family
 
 __all__ = [
     "ROOK_STYLES",
@@ -106,6 +106,7 @@ class CodeRookLook(DeckLook):
         self.held_out = style.held_out
         self.train_only = style.train_only
         self.val_only = style.val_only
+        self.system_fonts = style.number_font in SYSTEM_FONT_FILES
         self.source = "code"
 
     def _draw_index(self, draw: ImageDraw.ImageDraw, card: Card) -> Box:
@@ -372,15 +373,18 @@ def sample_rook_style(rng: np.random.Generator, name: str, number_font: str) -> 
 
 
 @functools.cache
-def randomised_rook_styles(per_family: int = RANDOMISED_ROOK_PER_FAMILY) -> tuple[RookStyle, ...]:
-    """The randomised Rook training looks, `rook-random-00`, ...: one weight of each
-    training font family (the heaviest listed first), each from its own seed."""
-    fonts = [f for f in TRAINING_FONTS if f not in ROOK_FONT_BLOCK | HELD_OUT_FONTS]
+def randomised_rook_styles(*, system: bool = False) -> tuple[RookStyle, ...]:
+    """The randomised Rook training looks: `rook-random-00`, ... in the PyPI training
+    fonts, or (`system`) `rook-sysfont-00`, ... in the Debian ones (which must be
+    installed); one weight of each font family (drawn), each from its own seed."""
+    pool = tuple(SYSTEM_FONT_FILES) if system else PYPI_TRAINING_FONTS
+    prefix = "rook-sysfont" if system else "rook-random"
+    fonts = [f for f in pool if f not in ROOK_FONT_BLOCK | HELD_OUT_FONTS]
     families = sorted({font_family(f) for f in fonts})
     styles = []
-    for k in range(per_family * len(families)):
-        rng = np.random.default_rng(stable_seed("rook-random", k))
+    for k in range(RANDOMISED_ROOK_PER_FAMILY * len(families)):
+        rng = np.random.default_rng(stable_seed(prefix, k))
         weights = [f for f in fonts if font_family(f) == families[k % len(families)]]
         number_font = weights[int(rng.integers(len(weights)))]
-        styles.append(sample_rook_style(rng, f"rook-random-{k:02d}", number_font))
+        styles.append(sample_rook_style(rng, f"{prefix}-{k:02d}", number_font))
     return tuple(styles)

@@ -31,11 +31,14 @@ from shanghai.engine.errors import ShanghaiError
 __all__ = [
     "FONT_FILES",
     "HELD_OUT_FONTS",
+    "PYPI_TRAINING_FONTS",
     "SYSTEM_FONT_FILES",
     "TRAINING_FONTS",
     "font",
     "font_family",
     "font_path",
+    "require_system_fonts",
+    "system_fonts_installed",
 ]
 
 FONT_FILES: dict[str, tuple[str, str]] = {
@@ -138,12 +141,34 @@ HELD_OUT_FONTS: frozenset[str] = frozenset(
     {"caladea-bold", "caladea-regular", "hanken-bold", "intuitive"}
 )
 """Fonts no training look of the standard deck uses (see the module docstring)."""
-TRAINING_FONTS: tuple[str, ...] = (
-    *(n for n in FONT_FILES if n not in HELD_OUT_FONTS),
-    *SYSTEM_FONT_FILES,
-)
-"""The fonts a randomised training look may draw its ranks in: the PyPI ones in
-`FONT_FILES` order, then the Debian ones."""
+PYPI_TRAINING_FONTS: tuple[str, ...] = tuple(n for n in FONT_FILES if n not in HELD_OUT_FONTS)
+"""The PyPI fonts a randomised training look may draw its ranks in, in `FONT_FILES` order."""
+TRAINING_FONTS: tuple[str, ...] = (*PYPI_TRAINING_FONTS, *SYSTEM_FONT_FILES)
+"""Every font a randomised training look may draw its ranks in: the PyPI ones, then the
+Debian ones."""
+
+
+def system_fonts_installed() -> bool:
+    """Whether every Debian training font is installed (`make system-deps`)."""
+    return all(
+        (SYSTEM_FONTS_DIR / relative).is_file() for _, _, relative in SYSTEM_FONT_FILES.values()
+    )
+
+
+def require_system_fonts() -> None:
+    """Raise, naming the Debian packages to install, unless every one is installed:
+    training data drawn without them would silently lack two thirds of the rank fonts."""
+    missing = sorted(
+        {
+            debian
+            for _, debian, relative in SYSTEM_FONT_FILES.values()
+            if not (SYSTEM_FONTS_DIR / relative).is_file()
+        }
+    )
+    if missing:
+        raise MissingFontError(
+            f"training fonts missing: apt-get install {' '.join(missing)} (or: make system-deps)"
+        )
 
 
 def font_family(name: str) -> str:

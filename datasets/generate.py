@@ -39,6 +39,7 @@ from .backgrounds import HELD_OUT_FAMILIES, TRAIN_FAMILIES
 from .crops import CROP_SIZE, write_index_crops
 from .decks import all_looks, unseen_val_looks
 from .faces import DeckLook
+from .fonts import require_system_fonts
 from .labels import CLASS_NAMES, CardLabel, yolo_lines
 from .sampling import ROOK_SHARE, sample_scene
 from .scene import Rendered
@@ -275,7 +276,11 @@ def _manifest(cfg: GenerateConfig, summary: GenerateSummary) -> dict[str, Any]:
 
 
 def generate(cfg: GenerateConfig, *, progress: bool = True) -> GenerateSummary:
-    """Run `cfg`; returns totals. Files already there with the same names are replaced."""
+    """Run `cfg`; returns totals. Files already there with the same names are replaced.
+    Refuses to draw training items without the Debian training fonts (their looks would
+    be left out without a word)."""
+    if cfg.split in (None, "train"):
+        require_system_fonts()
     if cfg.kind in DETECT_KINDS:
         write_data_yaml(cfg.root)
     cfg.root.mkdir(parents=True, exist_ok=True)

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
+from shanghai.datasets import fonts as fonts_module
 from shanghai.datasets.decks import DEFAULT_CACHE, back_of, code_looks, face_of, unseen_val_looks
 from shanghai.datasets.faces import FACE_H, FACE_W, DeckLook
 from shanghai.datasets.faces_rook import CodeRookLook, randomised_rook_styles
@@ -21,6 +22,7 @@ from shanghai.datasets.faces_standard import (
     font_families,
     randomised_styles,
     sample_standard_style,
+    system_font_styles,
 )
 from shanghai.datasets.faces_svg import npm_looks
 from shanghai.datasets.fonts import (
@@ -28,8 +30,11 @@ from shanghai.datasets.fonts import (
     HELD_OUT_FONTS,
     SYSTEM_FONT_FILES,
     TRAINING_FONTS,
+    MissingFontError,
     font,
     font_family,
+    require_system_fonts,
+    system_fonts_installed,
 )
 from shanghai.datasets.layouts import TableDecks
 from shanghai.engine.cards import (
@@ -164,20 +169,39 @@ def test_randomised_styles_differ_from_deck_to_deck() -> None:
 
 
 def test_randomised_looks_are_training_looks_in_every_training_font_family() -> None:
+    assert system_fonts_installed()  # CI installs them (.ci/apt-packages.txt)
     standard = RANDOMISED_STANDARD
     names = [look.name for look in RANDOMISED]
     assert len(names) == len(set(names))
-    assert len(standard) == len(randomised_styles()) >= 18
-    assert len(RANDOMISED_ROOK) == len(randomised_rook_styles()) >= 18
+    assert len(standard) == len(randomised_styles()) + len(system_font_styles())
+    assert len(randomised_styles()) >= 18 and len(system_font_styles()) >= 60
+    rook = randomised_rook_styles() + randomised_rook_styles(system=True)
+    assert [look.name for look in RANDOMISED_ROOK] == [st.name for st in rook]
+    assert len(rook) >= 28
     assert all(not look.held_out and not look.val_only for look in RANDOMISED)
     fixed = [look.name for look in code_looks() if not look.train_only]
     assert fixed[: len(STANDARD_STYLES)] == [st.name for st in STANDARD_STYLES]  # not moved
     fonts = {look.style.rank_font for look in standard}
     assert not fonts & HELD_OUT_FONTS
-    assert {font_family(name) for name in fonts} == set(font_families())
+    families = set(font_families()) | set(font_families(tuple(SYSTEM_FONT_FILES)))
+    assert {font_family(name) for name in fonts} == families
+    assert all(
+        look.system_fonts == (look.style.rank_font in SYSTEM_FONT_FILES) for look in standard
+    )
     trained = {st.rank_font for st in STANDARD_STYLES if not st.held_out}
     assert not trained & HELD_OUT_FONTS
     assert set(TRAINING_FONTS) | HELD_OUT_FONTS == set(FONT_FILES) | set(SYSTEM_FONT_FILES)
+
+
+def test_without_the_debian_fonts_training_data_is_refused_by_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(fonts_module, "SYSTEM_FONTS_DIR", tmp_path)
+    assert not system_fonts_installed()
+    with pytest.raises(MissingFontError, match=r"apt-get install .*fonts-urw-base35"):
+        require_system_fonts()
+    with pytest.raises(MissingFontError, match="fonts-go"):
+        font("go-bold", 40)
 
 
 def test_randomised_rook_looks_leave_the_held_out_rook_look_unseen() -> None:
