@@ -22,6 +22,7 @@ __all__ = [
     "Colour",
     "draw_suit",
     "draw_text",
+    "jitter_colour",
     "rounded_alpha",
     "union_box",
 ]
@@ -158,3 +159,9 @@ def union_box(*boxes: Box) -> Box:
         max(b[2] for b in boxes),
         max(b[3] for b in boxes),
     )
+
+
+def jitter_colour(rng: np.random.Generator, colour: Colour, amount: float) -> Colour:
+    """`colour` with each channel moved by a normal draw of spread `amount` (0-255)."""
+    r, g, b = (int(np.clip(c + rng.normal(0, amount), 0, 255)) for c in colour)
+    return (r, g, b)

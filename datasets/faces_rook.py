@@ -17,9 +17,16 @@ from PIL import Image, ImageDraw, ImageFont
 from shanghai.engine.cards import Card, DeckFamily, Suit
 
 from .backs import BackStyle, render_back
-from .drawing import SUPERSAMPLE, Box, Colour, draw_text, union_box
+from .drawing import SUPERSAMPLE, Box, Colour, draw_text, jitter_colour, union_box
 from .faces import FACE_H, FACE_W, CardFace, DeckLook, finish_face, stable_seed, stamp_corners
-from .fonts import HELD_OUT_FONTS, PYPI_TRAINING_FONTS, SYSTEM_FONT_FILES, font, font_family
+from .fonts import (
+    HELD_OUT_FONTS,
+    PYPI_TRAINING_FONTS,
+    SYSTEM_FONT_FILES,
+    font,
+    font_family,
+    ink_share,
+)
 
 __all__ = [
     "ROOK_STYLES",
@@ -325,17 +332,6 @@ ROOK_FONT_BLOCK = {"fjalla"}
 """Fonts no randomised Rook look draws: the held-out Rook look's numbers (`rook-band`)."""
 
 
-def _ink_share(font_name: str, text: str) -> tuple[float, float]:
-    """Ink width and height of `text` at 100 px, as shares of the font size."""
-    left, top, right, bottom = font(font_name, 100).getbbox(text, anchor="lt")
-    return (right - left) / 100, (bottom - top) / 100
-
-
-def _shade(rng: np.random.Generator, colour: Colour, amount: float) -> Colour:
-    r, g, b = (int(np.clip(c + rng.normal(0, amount), 0, 255)) for c in colour)
-    return (r, g, b)
-
-
 def sample_rook_style(rng: np.random.Generator, name: str, number_font: str) -> RookStyle:
     """A random Rook deck design for training, its numbers in `number_font`.
 
@@ -344,10 +340,10 @@ def sample_rook_style(rng: np.random.Generator, name: str, number_font: str) -> 
     corner number is sized from the font's own glyphs (its height 26-38 face px, "14"
     at most 40 px wide after the two-digit squeeze), so it stays in the corner, clear
     of the centre panel. The held-out look's band centre and font stay unseen."""
-    width14, height = _ink_share(number_font, "14")
+    width14, height = ink_share(number_font, "14")
     target = rng.uniform(26, 38)
     size = int(min(target / height, 40 / (width14 * 0.78)))
-    colours = {suit: _shade(rng, colour, 14) for suit, colour in ROOK_COLOURS.items()}
+    colours = {suit: jitter_colour(rng, colour, 14) for suit, colour in ROOK_COLOURS.items()}
     papers = ((252, 252, 250), (246, 240, 222))
     t = rng.uniform(0, 1) ** 2
     paper = tuple(int(a + (b - a) * t) for a, b in zip(*papers, strict=True))
@@ -366,7 +362,7 @@ def sample_rook_style(rng: np.random.Generator, name: str, number_font: str) -> 
         corner_radius=round(rng.uniform(9, 16), 1),
         back=BackStyle(
             pattern=("rook", "lattice", "dots", "stripes")[int(rng.integers(4))],
-            colour=_shade(rng, backs[int(rng.integers(len(backs)))], 10),
+            colour=jitter_colour(rng, backs[int(rng.integers(len(backs)))], 10),
         ),
         train_only=True,
     )

@@ -27,9 +27,9 @@ from PIL import Image, ImageDraw
 from shanghai.engine.cards import Card, DeckFamily, Suit
 
 from .backs import BackStyle, render_back
-from .drawing import SUPERSAMPLE, Box, Colour, draw_suit, draw_text, union_box
+from .drawing import SUPERSAMPLE, Box, Colour, draw_suit, draw_text, jitter_colour, union_box
 from .faces import FACE_H, FACE_W, CardFace, DeckLook, finish_face, stable_seed, stamp_corners
-from .fonts import PYPI_TRAINING_FONTS, SYSTEM_FONT_FILES, font, font_family
+from .fonts import PYPI_TRAINING_FONTS, SYSTEM_FONT_FILES, font, font_family, ink_share
 
 __all__ = [
     "RANDOMISED_PER_FAMILY",
@@ -461,17 +461,6 @@ def _lerp(a: Colour, b: Colour, t: float) -> Colour:
     )
 
 
-def _jitter(rng: np.random.Generator, colour: Colour, amount: float) -> Colour:
-    r, g, b = (int(np.clip(c + rng.normal(0, amount), 0, 255)) for c in colour)
-    return (r, g, b)
-
-
-def _ink_width_height(font_name: str, text: str) -> tuple[float, float]:
-    """Ink size of `text` at 100 px, as shares of the font size."""
-    left, top, right, bottom = font(font_name, 100).getbbox(text, anchor="lt")
-    return (right - left) / 100, (bottom - top) / 100
-
-
 def _pick(rng: np.random.Generator, options: dict[str, float]) -> str:
     names = list(options)
     weights = np.array([options[n] for n in names], np.float64)
@@ -506,9 +495,9 @@ def sample_standard_style(
     rank_font = font_weights[int(rng.integers(len(font_weights)))]
     layout = _pick(rng, INDEX_LAYOUTS)
     limits = _INDEX_RANGES[layout]
-    cap_share = _ink_width_height(rank_font, "K")[1]
-    widest_share = max(_ink_width_height(rank_font, r)[0] for r in "A23456789JQK")
-    ten_share = _ink_width_height(rank_font, "10")[0]
+    cap_share = ink_share(rank_font, "K")[1]
+    widest_share = max(ink_share(rank_font, r)[0] for r in "A23456789JQK")
+    ten_share = ink_share(rank_font, "10")[0]
     cap = rng.uniform(*limits.cap)
     rank_size = min(round(cap / cap_share), int(limits.widest / widest_share))
     widest = widest_share * rank_size
@@ -525,13 +514,13 @@ def sample_standard_style(
     pip_x = max(rng.uniform(60, 68), clear)
     pip_y = rng.uniform(54, 64)
 
-    red = _jitter(rng, _lerp(*RED_INKS, rng.uniform(0, 1)), 5)
+    red = jitter_colour(rng, _lerp(*RED_INKS, rng.uniform(0, 1)), 5)
     shade = int(rng.choice(3, p=[0.55, 0.25, 0.2]))
     black = _lerp(BLACK_INKS[0], BLACK_INKS[shade], rng.uniform(0.4, 1.0))
     colours = {Suit.CLUBS: black, Suit.SPADES: black, Suit.HEARTS: red, Suit.DIAMONDS: red}
     if rng.random() < 0.2:  # four-colour suits
-        colours[Suit.CLUBS] = _jitter(rng, (20, 115, 45), 12)
-        colours[Suit.DIAMONDS] = _jitter(rng, (30, 65, 185), 12)
+        colours[Suit.CLUBS] = jitter_colour(rng, (20, 115, 45), 12)
+        colours[Suit.DIAMONDS] = jitter_colour(rng, (30, 65, 185), 12)
     paper = _lerp(*PAPERS, rng.uniform(0, 1) ** 2)
     inks = [red, black, (22, 30, 84), (150, 110, 40)]
     backs = [red, (25, 55, 140), (30, 110, 60), black, (90, 30, 110)]
@@ -563,7 +552,7 @@ def sample_standard_style(
         joker_colour=[red, black, (30, 60, 160)][int(rng.integers(3))],
         back=BackStyle(
             pattern=_pick(rng, {"lattice": 1, "emblem": 1, "dots": 1, "stripes": 1}),
-            colour=_jitter(rng, backs[int(rng.integers(len(backs)))], 10),
+            colour=jitter_colour(rng, backs[int(rng.integers(len(backs)))], 10),
         ),
         train_only=True,
     )

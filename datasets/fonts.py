@@ -37,6 +37,7 @@ __all__ = [
     "font",
     "font_family",
     "font_path",
+    "ink_share",
     "require_system_fonts",
     "system_fonts_installed",
 ]
@@ -211,3 +212,10 @@ def font_path(name: str) -> Path:
 def font(name: str, size: int) -> ImageFont.FreeTypeFont:
     """A Pillow font object, cached per (name, pixel size)."""
     return ImageFont.truetype(str(font_path(name)), size)
+
+
+def ink_share(name: str, text: str) -> tuple[float, float]:
+    """Ink width and height of `text` in font `name` at 100 px, as shares of the font
+    size: what sizes an index from the font's own glyphs."""
+    left, top, right, bottom = font(name, 100).getbbox(text, anchor="lt")
+    return (right - left) / 100, (bottom - top) / 100
