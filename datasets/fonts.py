@@ -149,23 +149,26 @@ TRAINING_FONTS: tuple[str, ...] = (*PYPI_TRAINING_FONTS, *SYSTEM_FONT_FILES)
 Debian ones."""
 
 
-def system_fonts_installed() -> bool:
-    """Whether every Debian training font is installed (`make system-deps`)."""
-    return all(
-        (SYSTEM_FONTS_DIR / relative).is_file() for _, _, relative in SYSTEM_FONT_FILES.values()
-    )
-
-
-def require_system_fonts() -> None:
-    """Raise, naming the Debian packages to install, unless every one is installed:
-    training data drawn without them would silently lack two thirds of the rank fonts."""
-    missing = sorted(
+def _missing_system_packages() -> list[str]:
+    """The Debian packages of the training fonts not installed, sorted."""
+    return sorted(
         {
             debian
             for _, debian, relative in SYSTEM_FONT_FILES.values()
             if not (SYSTEM_FONTS_DIR / relative).is_file()
         }
     )
+
+
+def system_fonts_installed() -> bool:
+    """Whether every Debian training font is installed (`make system-deps`)."""
+    return not _missing_system_packages()
+
+
+def require_system_fonts() -> None:
+    """Raise, naming the Debian packages to install, unless every one is installed:
+    training data drawn without them would silently lack two thirds of the rank fonts."""
+    missing = _missing_system_packages()
     if missing:
         raise MissingFontError(
             f"training fonts missing: apt-get install {' '.join(missing)} (or: make system-deps)"

@@ -37,13 +37,11 @@ from tqdm import tqdm
 
 from .backgrounds import HELD_OUT_FAMILIES, TRAIN_FAMILIES
 from .crops import CROP_SIZE, write_index_crops
-from .decks import all_looks, unseen_val_looks
-from .faces import DeckLook
 from .fonts import require_system_fonts
 from .labels import CLASS_NAMES, CardLabel, yolo_lines
 from .sampling import ROOK_SHARE, sample_scene
 from .scene import Rendered
-from .splits import SPLITS, UNSEEN_VAL, split_for_index
+from .splits import SPLITS, UNSEEN_VAL, split_for_index, split_looks
 from .writer import (
     encode_jpeg,
     labels_json,
@@ -215,7 +213,7 @@ def make_item(cfg: GenerateConfig, index: int) -> ItemResult:
     rng = item_rng(cfg.seed, cfg.kind, index)
     split = cfg.split or split_for_index(index)
     stem = f"{cfg.kind}-s{cfg.seed}-{index:06d}"
-    looks = _looks(cfg)
+    looks = split_looks(cfg.split or "", cfg.cache_dir)
     if cfg.kind == "roundend":
         from .roundend import render_round_end
 
@@ -242,14 +240,8 @@ def make_item(cfg: GenerateConfig, index: int) -> ItemResult:
     return result
 
 
-def _looks(cfg: GenerateConfig) -> tuple[DeckLook, ...]:
-    """The looks a run draws from: the unseen-validation ones join only that split's."""
-    looks = all_looks(cfg.cache_dir)
-    return (*looks, *unseen_val_looks()) if cfg.split == UNSEEN_VAL else looks
-
-
 def _manifest(cfg: GenerateConfig, summary: GenerateSummary) -> dict[str, Any]:
-    looks = _looks(cfg)
+    looks = split_looks(cfg.split or "", cfg.cache_dir)
     return {
         "kind": cfg.kind,
         "seed": cfg.seed,

@@ -18,16 +18,24 @@ meant for unfamiliar decks is chosen, so the test stays unlooked at.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
 from shanghai.engine.cards import DeckFamily
 
 from .backgrounds import FAMILY_WEIGHTS, HELD_OUT_FAMILIES, TRAIN_FAMILIES
-from .decks import looks_for
+from .decks import all_looks, looks_for, unseen_val_looks
 from .faces import DeckLook
 
-__all__ = ["SPLITS", "UNSEEN_VAL", "choose_background", "choose_looks", "split_for_index"]
+__all__ = [
+    "SPLITS",
+    "UNSEEN_VAL",
+    "choose_background",
+    "choose_looks",
+    "split_for_index",
+    "split_looks",
+]
 
 SPLITS: tuple[str, ...] = ("train", "val", "test")
 UNSEEN_VAL = "val-unseen"
@@ -43,6 +51,13 @@ def split_for_index(index: int) -> str:
     """80% train, 10% val, 10% test, interleaved so small runs hold every split."""
     r = index % 10
     return "train" if r < 8 else ("val" if r == 8 else "test")
+
+
+def split_looks(split: str, cache_dir: Path | None = None) -> tuple[DeckLook, ...]:
+    """The looks a scene of `split` draws from: every look (`decks.all_looks`), and the
+    unseen-validation ones only in `UNSEEN_VAL`."""
+    looks = all_looks(cache_dir)
+    return (*looks, *unseen_val_looks()) if split == UNSEEN_VAL else looks
 
 
 def choose_looks(

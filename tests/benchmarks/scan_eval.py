@@ -69,9 +69,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from shanghai.datasets.decks import all_looks, unseen_val_looks
 from shanghai.datasets.hand_photos import render_photo
-from shanghai.datasets.splits import UNSEEN_VAL
+from shanghai.datasets.splits import UNSEEN_VAL, split_looks
 from shanghai.engine.errors import ShanghaiError
 from shanghai.engine.variant_files import find_variant
 from shanghai.engine.variants import Rules
@@ -200,9 +199,7 @@ def photo_paths(folder: Path, kind: str, n: int, seed: int, split: str) -> list[
         if not meta.is_file() or not meta.with_suffix(".jpg").is_file():
             if looks is None:
                 cache = ROOT / "data" / "cache"
-                looks = all_looks(cache if cache.is_dir() else None)
-                if split == UNSEEN_VAL:
-                    looks = (*looks, *unseen_val_looks())
+                looks = split_looks(split, cache if cache.is_dir() else None)
             rendered, truth = render_photo(kind, seed, index, split, looks)
             folder.mkdir(parents=True, exist_ok=True)
             meta.with_suffix(".jpg").write_bytes(rendered.jpeg)
