@@ -15,11 +15,19 @@ folder) and `check` refuses a model whose classes are not what the runtime reads
 
     [reader]
     file = "cards-reader.onnx"   # every class an engine card name (CARD_CLASSES)
+    ensemble = ["cards-reader-2.onnx"]   # optional: more readers, averaged
 
     [reading]
     min_read = 0.40
     sure_read = 0.70
     sure_name = 0.999            # optional
+
+`ensemble`, when given, names more readers of the same classes, trained apart (another
+seed, data or start). A card is read by the mean of all their probabilities: readers
+trained apart rarely share a wrong read, so on an index unlike any they trained on
+(a deck in a font no model saw) the mean is unsure where one reader alone would be
+wrongly sure (models/MODEL_CARD.md). The first reader (`file`) alone gives the
+embedding a taught deck reads by.
 
 `sure_name`, when given, is a third level: a read the reader itself gives at least that
 probability is proposed without asking whatever its locating confidence, unless
@@ -87,6 +95,8 @@ class ModelFiles:
     sure_name: float | None = None
     """Least reader probability that makes a read's name sure on its own (None: only
     `sure_read` decides)."""
+    ensemble: tuple[Path, ...] = ()
+    """More readers whose probabilities are averaged with the reader's (see above)."""
 
     @classmethod
     def load(cls, folder: str | Path | None = None) -> ModelFiles:
@@ -110,6 +120,7 @@ class ModelFiles:
                 sure_read=_level(data, "sure_read"),
                 detector_classes=tuple(_classes(data)),
                 sure_name=_optional_level(data, "sure_name"),
+                ensemble=tuple(where / name for name in _names(data, "reader", "ensemble")),
             )
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise ModelSettingsError(f"{shown / SETTINGS_FILE}: {exc}") from None
@@ -123,7 +134,11 @@ class ModelFiles:
                 f"{shown / SETTINGS_FILE}: min_read {files.min_read} is above sure_read "
                 f"{files.sure_read}"
             )
-        for model in (files.detector, files.reader):
+        if files.reader in files.ensemble or len(set(files.ensemble)) < len(files.ensemble):
+            raise ModelSettingsError(
+                f"{shown / SETTINGS_FILE}: [reader] ensemble names a reader twice"
+            )
+        for model in (files.detector, files.reader, *files.ensemble):
             if not model.is_file():
                 raise ModelMissingError(f"the card model is not installed: {shown / model.name}")
         return files
@@ -163,6 +178,7 @@ def write_settings(
     note: str = "",
     detector: str = DETECTOR_FILE,
     reader: str = READER_FILE,
+    ensemble: Sequence[str] = (),
 ) -> Path:
     """Write `folder/models.toml` for models just exported there (`shanghai train`)."""
     lines = [f"# {line}" for line in note.splitlines()]
@@ -173,6 +189,7 @@ def write_settings(
         "",
         "[reader]",
         f'file = "{reader}"',
+        *(["ensemble = [" + ", ".join(f'"{e}"' for e in ensemble) + "]"] if ensemble else []),
         "",
         "[reading]",
         f"min_read = {min_read}",
@@ -196,6 +213,16 @@ def _text(data: dict[str, Any], section: str, key: str) -> str:
     value = _section(data, section).get(key)
     if not isinstance(value, str) or not value or "/" in value or "\\" in value:
         raise ModelSettingsError(f"{SETTINGS_FILE}: [{section}] {key} must be a file name")
+    return value
+
+
+def _names(data: dict[str, Any], section: str, key: str) -> list[str]:
+    """An optional list of file names (empty when left out)."""
+    value = _section(data, section).get(key, [])
+    if not isinstance(value, list) or not all(
+        isinstance(v, str) and v and "/" not in v and "\\" not in v for v in value
+    ):
+        raise ModelSettingsError(f"{SETTINGS_FILE}: [{section}] {key} must be a list of file names")
     return value
 
 

@@ -23,7 +23,7 @@ from .arrays import Frame
 from .crops import square_crop
 from .deck_head import DeckHead, reader_fingerprint
 from .deck_store import DeckError
-from .model_files import ModelFiles, ModelMissingError
+from .model_files import ModelFiles, ModelMissingError, ModelSettingsError
 from .onnx_models import OnnxClassifier, OnnxDetector
 from .read_cache import ReadCache
 from .readings import IndexReadings, restrict_probabilities, score_probabilities
@@ -139,6 +139,14 @@ class CardModels:
         self.detector = OnnxDetector(files.detector, threads=threads)
         self.reader = OnnxClassifier(files.reader, threads=threads)
         files.check(self.detector.names, self.reader.names)
+        self.ensemble = tuple(OnnxClassifier(path, threads=threads) for path in files.ensemble)
+        """The readers averaged with `reader` (`ModelFiles.ensemble`)."""
+        for path, partner in zip(files.ensemble, self.ensemble, strict=True):
+            if partner.names != self.reader.names or partner.size != self.reader.size:
+                raise ModelSettingsError(
+                    f"{path.name}: its classes or input size are not {files.reader.name}'s, "
+                    "so their reads cannot be averaged"
+                )
         self._shipped_detector = self.detector
         self._threads = threads
         self.conf = conf
@@ -154,7 +162,7 @@ class CardModels:
         """A taught deck's reading (`deck_head.DeckHead`), applied in `classify`."""
         self.own_reader: OnnxClassifier | None = None
         """A taught deck's own fine-tuned reader (`DeckHead.own_reader`), when it has one."""
-        self.name = f"{files.detector.name} + {files.reader.name}"
+        self.name = " + ".join(p.name for p in (files.detector, files.reader, *files.ensemble))
         if deck is not None:
             self.use_deck(deck)
 
@@ -277,7 +285,7 @@ class CardModels:
         taught deck (`use_deck`), its head reads the cards it enrolled
         (`deck_head.DeckHead.apply`): the one place a deck changes a reading."""
         if self.deck is None:
-            return self._both_ways(self.reader, crops)
+            return self._with_ensemble(self._both_ways(self.reader, crops), crops)
         probabilities, features = self.features(crops)
         own = None
         if self.own_reader is not None:
@@ -288,6 +296,18 @@ class CardModels:
                 mine = [crop for crop, read in zip(crops, sure, strict=True) if read]
                 own[sure] = self._both_ways(self.own_reader, mine)
         return self.deck.apply(probabilities, features, self.reader.names, own)
+
+    def _with_ensemble(
+        self, probabilities: npt.NDArray[np.float32], crops: list[Frame]
+    ) -> npt.NDArray[np.float32]:
+        """`probabilities` (the reader's, both ways) averaged with the ensemble's reads
+        of the same crops; unchanged without an ensemble."""
+        if not self.ensemble or not crops:
+            return probabilities
+        total = probabilities.astype(np.float64)
+        for partner in self.ensemble:
+            total += self._both_ways(partner, crops)
+        return (total / (1 + len(self.ensemble))).astype(np.float32)
 
     def _both_ways(self, reader: OnnxClassifier, crops: list[Frame]) -> npt.NDArray[np.float32]:
         """`reader`'s probabilities; with `turned`, the mean with each crop half turned."""
@@ -302,7 +322,8 @@ class CardModels:
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """(N, classes) shipped probabilities and (N, D) reader embeddings, each the
         mean over the crop and its half turn with `turned` (as `classify`): what a taught
-        deck's head is fitted on and reads."""
+        deck's head is fitted on and reads. The probabilities are the ensemble's mean
+        (`ModelFiles.ensemble`), the embedding the first reader's."""
         probabilities, features = self.reader.read(crops)
         if features is None:
             raise DeckError(f"{self.files.reader.name} has no embedding output")
@@ -312,7 +333,7 @@ class CardModels:
             assert turned_features is not None
             probabilities = ((probabilities + turned_probabilities) / 2).astype(np.float32)
             features = ((features + turned_features) / 2).astype(np.float32)
-        return probabilities, features
+        return self._with_ensemble(probabilities, crops), features
 
     def read(
         self, frame: Frame, rules: Rules | None = None

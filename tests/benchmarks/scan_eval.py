@@ -159,7 +159,7 @@ def reads_file(folder: Path, models: Path | None) -> Path:
     levels only mark reads, so a new `sure_read` or `sure_name` replays the same reads)."""
     files = ModelFiles.load(models)
     digest = hashlib.sha256()
-    for path in (files.detector, files.reader):
+    for path in (files.detector, files.reader, *files.ensemble):
         digest.update(path.read_bytes())
     digest.update(f"min_read={files.min_read}".encode())
     vision = ROOT / "vision"

@@ -42,8 +42,9 @@ def test_the_shipped_int8_models_read_alike_on_every_x86_cpu() -> None:
     real-dev photos; datasets/quantize.py)."""
     from shanghai.datasets.quantize import INT8_WEIGHT_REACH, int8_weight_reach
 
-    for name in (model_files.DETECTOR_FILE, model_files.READER_FILE):
-        assert 0 < int8_weight_reach(SHIPPED / name) <= INT8_WEIGHT_REACH, name
+    files = ModelFiles.load()
+    for path in (files.detector, files.reader, *files.ensemble):
+        assert 0 < int8_weight_reach(path) <= INT8_WEIGHT_REACH, path.name
 
 
 def test_the_shipped_settings_load() -> None:
