@@ -125,7 +125,11 @@ def _generate(args: argparse.Namespace) -> int:
         summary = generate(cfg, progress=not args.quiet)
     except RuntimeError as exc:
         raise UsageError(str(exc)) from None
-    written = f"{summary.crops} crops" if args.kind == "crops" else f"{summary.images} images"
+    written = (
+        f"{summary.crops} crops"
+        if args.kind in ("crops", "face-crops")
+        else f"{summary.images} images"
+    )
     splits = ", ".join(f"{k} {v}" for k, v in sorted(summary.per_split.items()))
     print(f"wrote {written} ({splits}) to {cfg.root}")
     print(

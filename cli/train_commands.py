@@ -42,16 +42,22 @@ tests/benchmarks/scan_eval.py --split val --sweep --models THIS_FOLDER."""
 
 def _write_settings(to: Path) -> None:
     """`models.toml` for models just exported to `to`: kept when one is there (a
-    re-export of the same models), else the shipped models' levels with a note."""
+    re-export of the same models), else the shipped models' levels with a note, and
+    the shipped face check (`vision/face_kind.py`: it reads no index, so it serves any
+    locator and reader) copied beside them."""
     if (to / model_files.SETTINGS_FILE).is_file():
         return
     shipped = model_files.ModelFiles.load()
+    if shipped.face is not None:
+        shutil.copyfile(shipped.face, to / shipped.face.name)
     model_files.write_settings(
         to,
         min_read=shipped.min_read,
         sure_read=shipped.sure_read,
         sure_name=shipped.sure_name,
         note=SETTINGS_NOTE,
+        face=None if shipped.face is None else shipped.face.name,
+        face_least=shipped.face_least,
     )
 
 

@@ -428,7 +428,7 @@ def _settled_reader(
 ) -> Callable[[Any], TableSnapshot]:
     """A settled frame read by the scan contract, as `shanghai scan` reads a photo,
     located again only where it changed (`memory`: `regions.reread`)."""
-    scanner = PhotoScanner(pipeline.models)
+    scanner = PhotoScanner.of(pipeline.models)
     seats = args.seats or 1
     zones = _zones(args)
 

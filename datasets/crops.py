@@ -9,17 +9,21 @@ generator. Training crops jitter the centre and the margin around that contract
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Collection
 from pathlib import Path
 
 import numpy as np
 
+from shanghai.engine.cards import CARD_CLASSES, Card
+from shanghai.vision.arrays import Box, Frame
 from shanghai.vision.crops import CROP_CONTEXT, CROP_SIZE, square_crop
+from shanghai.vision.face_kind import FACE_CONTEXT, FACE_KINDS, face_crop, face_kind
 
 from .labels import index_box
 from .scene import Rendered
 from .writer import write_crop
 
-__all__ = ["CROP_CONTEXT", "CROP_SIZE", "square_crop", "write_index_crops"]
+__all__ = ["CROP_CONTEXT", "CROP_SIZE", "square_crop", "write_face_crops", "write_index_crops"]
 
 
 def write_index_crops(
@@ -33,6 +37,38 @@ def write_index_crops(
     """Cut every visible index of `rendered` as a reader crop (the runtime's crop with a
     jittered margin and centre, as a locator's box is never exact) into `root/split/CARD/`;
     returns how many crops each card got."""
+
+    def cut(image: Frame, box: Box, context: float, shift: tuple[float, float]) -> Frame:
+        return square_crop(image, box, size=size, context=CROP_CONTEXT * context, shift=shift)
+
+    return _write_crops(root, split, stem, rendered, rng, cut, str, CARD_CLASSES)
+
+
+def write_face_crops(
+    root: Path, split: str, stem: str, rendered: Rendered, rng: np.random.Generator
+) -> Counter[str]:
+    """Cut the face crop (`vision.face_kind.face_crop`) around every visible index of
+    `rendered` into `root/split/KIND/`, KIND the card's `face_kind`, with the reader
+    crops' jitter; returns how many crops each kind got."""
+
+    def cut(image: Frame, box: Box, context: float, shift: tuple[float, float]) -> Frame:
+        return face_crop(image, box, context=FACE_CONTEXT * context, shift=shift)
+
+    return _write_crops(root, split, stem, rendered, rng, cut, face_kind, FACE_KINDS)
+
+
+def _write_crops(
+    root: Path,
+    split: str,
+    stem: str,
+    rendered: Rendered,
+    rng: np.random.Generator,
+    cut: Callable[[Frame, Box, float, tuple[float, float]], Frame],
+    folder: Callable[[Card], str],
+    classes: Collection[str],
+) -> Counter[str]:
+    """Every visible index of `rendered`, cut by `cut` (image, index box, context factor,
+    centre shift) into `root/split/folder(card)/`."""
     made: Counter[str] = Counter()
     h, w = rendered.image.shape[:2]
     k = 0
@@ -40,15 +76,14 @@ def write_index_crops(
         for ix in label.indices:
             if ix.state != "visible":
                 continue
-            crop = square_crop(
+            crop = cut(
                 rendered.image,
                 index_box(ix.quad, w, h),
-                size=size,
-                context=CROP_CONTEXT * float(rng.uniform(0.88, 1.15)),
-                shift=(float(rng.normal(0, 0.04)), float(rng.normal(0, 0.04))),
+                float(rng.uniform(0.88, 1.15)),
+                (float(rng.normal(0, 0.04)), float(rng.normal(0, 0.04))),
             )
-            name = str(label.placement.card)
-            write_crop(root, split, name, f"{stem}-{k}", crop)
+            name = folder(label.placement.card)
+            write_crop(root, split, name, f"{stem}-{k}", crop, classes)
             made[name] += 1
             k += 1
     return made

@@ -12,7 +12,11 @@ Kinds (each writes under `<out>/<kind>/`):
 - `photo-tiles`: tiles, as `tiles`, of the scan's kind of photo (`hand_photos`: one
   hand close up or across the table, or one player's lay-down, half each): the
   locator trained on table scenes alone gained tile mAP but lost hands on the scan's
-  validation photos, whose fans and close-ups the table scenes rarely show.
+  validation photos, whose fans and close-ups the table scenes rarely show;
+- `face-crops`: the face crop around every visible index (`shanghai.vision.face_kind`), in
+  folders named by the card's face kind, for the face classifier: half from table
+  scenes, half from the scan's hand and lay-down photos, whose fans hide most of a
+  card's face.
 
 Item `i` is drawn from its own generator seeded by (seed, kind, i) and written under a
 name holding the seed and `i`, so results do not depend on `--workers`, and a
@@ -35,8 +39,10 @@ from typing import Any, Never
 import numpy as np
 from tqdm import tqdm
 
+from shanghai.vision.face_kind import FACE_KINDS
+
 from .backgrounds import HELD_OUT_FAMILIES, TRAIN_FAMILIES
-from .crops import CROP_SIZE, write_index_crops
+from .crops import CROP_SIZE, write_face_crops, write_index_crops
 from .fonts import require_system_fonts
 from .labels import CLASS_NAMES, CardLabel, yolo_lines
 from .sampling import ROOK_SHARE, sample_scene
@@ -52,7 +58,7 @@ from .writer import (
 
 __all__ = ["KINDS", "GenerateConfig", "GenerateSummary", "generate", "item_rng", "make_item"]
 
-KINDS: tuple[str, ...] = ("scenes", "tiles", "crops", "roundend", "photo-tiles")
+KINDS: tuple[str, ...] = ("scenes", "tiles", "crops", "roundend", "photo-tiles", "face-crops")
 _KIND_CODES = {kind: i + 1 for i, kind in enumerate(KINDS)}
 DETECT_KINDS = ("scenes", "tiles", "roundend", "photo-tiles")
 WORKER_TASKS = 100
@@ -219,11 +225,13 @@ def make_item(cfg: GenerateConfig, index: int) -> ItemResult:
 
         rendered, truth = render_round_end(rng, split, looks)
         return _detect_item(cfg, stem, split, rendered, {"round": truth})
-    if cfg.kind == "photo-tiles":
+    if cfg.kind == "photo-tiles" or (cfg.kind == "face-crops" and rng.random() < 0.5):
         from .hand_photos import render_hand_photo, render_lay_down_photo
 
         render = render_hand_photo if rng.random() < 0.5 else render_lay_down_photo
         photo, _truth = render(rng, split, looks)
+        if cfg.kind == "face-crops":
+            return _faces_item(cfg, stem, split, rng, photo)
         return _tile_item(cfg, stem, split, rng, photo)
     rendered = sample_scene(
         rng, split, looks, rook_share=cfg.rook_share, extra_jokers=cfg.extra_jokers
@@ -232,12 +240,22 @@ def make_item(cfg: GenerateConfig, index: int) -> ItemResult:
         return _detect_item(cfg, stem, split, rendered)
     if cfg.kind == "tiles":
         return _tile_item(cfg, stem, split, rng, rendered)
+    if cfg.kind == "face-crops":
+        return _faces_item(cfg, stem, split, rng, rendered)
     # crops: every readable index of the frame, cut out for the reader
     result = ItemResult(split=split)
     made = write_index_crops(cfg.root, split, stem, rendered, rng, cfg.crop_size)
     result.crops += sum(made.values())
     result.classes.update(made)
     return result
+
+
+def _faces_item(
+    cfg: GenerateConfig, stem: str, split: str, rng: np.random.Generator, rendered: Rendered
+) -> ItemResult:
+    """The face crops of one frame (`crops.write_face_crops`)."""
+    made = write_face_crops(cfg.root, split, stem, rendered, rng)
+    return ItemResult(split=split, crops=sum(made.values()), classes=made)
 
 
 def _manifest(cfg: GenerateConfig, summary: GenerateSummary) -> dict[str, Any]:
@@ -249,7 +267,13 @@ def _manifest(cfg: GenerateConfig, summary: GenerateSummary) -> dict[str, Any]:
         "split": cfg.split or "auto (80/10/10 by index)",
         "rook_share": cfg.rook_share,
         "extra_jokers": cfg.extra_jokers,
-        "classes": list(CLASS_NAMES) if cfg.kind in DETECT_KINDS else "engine CARD_CLASSES",
+        "classes": (
+            list(CLASS_NAMES)
+            if cfg.kind in DETECT_KINDS
+            else list(FACE_KINDS)
+            if cfg.kind == "face-crops"
+            else "engine CARD_CLASSES"
+        ),
         "looks": [
             {
                 "name": look.name,

@@ -12,7 +12,7 @@ Reader data (`crops`):
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -118,11 +118,17 @@ def encode_jpeg(image: npt.NDArray[np.uint8], quality: int = 92) -> bytes:
 
 
 def write_crop(
-    root: Path, split: str, card_class: str, stem: str, crop: npt.NDArray[np.uint8]
+    root: Path,
+    split: str,
+    card_class: str,
+    stem: str,
+    crop: npt.NDArray[np.uint8],
+    classes: Collection[str] = CARD_CLASSES,
 ) -> None:
-    """One reader crop in ultralytics classify layout; the class must be an engine name."""
-    if card_class not in CARD_CLASSES:
-        raise ValueError(f"{card_class!r} is not a card class of the engine")
+    """One classifier crop in ultralytics classify layout; the class must be one of
+    `classes` (default the engine's card names, for the reader)."""
+    if card_class not in classes:
+        raise ValueError(f"{card_class!r} is not one of the classifier's classes")
     folder = root / split / card_class
     folder.mkdir(parents=True, exist_ok=True)
     ok, data = cv2.imencode(".png", crop)

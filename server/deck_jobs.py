@@ -291,7 +291,7 @@ class DeckScanners:
         except DeckError:
             return base
         taught.name = f"{models.name} + deck {name}"
-        scanner = PhotoScanner(taught, base.sure)
+        scanner = PhotoScanner(taught, base.sure, base.faces)
         with self._lock:
             self._cache[name] = (key, scanner)
         return scanner

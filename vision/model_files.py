@@ -29,6 +29,14 @@ trained apart rarely share a wrong read, so on an index unlike any they trained 
 wrongly sure (models/MODEL_CARD.md). The first reader (`file`) alone gives the
 embedding a taught deck reads by.
 
+`[face]`, when given, names the face classifier (`face_kind`): the kind of face
+(court, pips, joker, Rook) around each read index. A read whose kind it gives less than
+`least` is proposed marked unsure, however sure the reader was.
+
+    [face]
+    file = "cards-face.onnx"
+    least = 0.05
+
 `sure_name`, when given, is a third level: a read the reader itself gives at least that
 probability is proposed without asking whatever its locating confidence, unless
 another card of the photo has the same name (`scan.PhotoScanner.is_sure`).
@@ -49,6 +57,7 @@ from shanghai.engine.cards import CARD_CLASSES
 __all__ = [
     "DETECTOR_CLASSES",
     "DETECTOR_FILE",
+    "FACE_FILE",
     "READER_FILE",
     "SETTINGS_FILE",
     "ModelFiles",
@@ -64,6 +73,7 @@ __all__ = [
 SETTINGS_FILE = "models.toml"
 DETECTOR_FILE = "cards-detector.onnx"
 READER_FILE = "cards-reader.onnx"
+FACE_FILE = "cards-face.onnx"
 DETECTOR_CLASSES = ("card", "index")
 """The locator's classes, by these names (a card's visible extent; a rank+suit corner)."""
 
@@ -97,6 +107,10 @@ class ModelFiles:
     `sure_read` decides)."""
     ensemble: tuple[Path, ...] = ()
     """More readers whose probabilities are averaged with the reader's (see above)."""
+    face: Path | None = None
+    """The face classifier (`[face] file`), None when the folder has none."""
+    face_least: float = 0.0
+    """A read whose kind the face classifier gives less than this is unsure (`[face] least`)."""
 
     @classmethod
     def load(cls, folder: str | Path | None = None) -> ModelFiles:
@@ -121,6 +135,7 @@ class ModelFiles:
                 detector_classes=tuple(_classes(data)),
                 sure_name=_optional_level(data, "sure_name"),
                 ensemble=tuple(where / name for name in _names(data, "reader", "ensemble")),
+                **_face(data, where),
             )
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise ModelSettingsError(f"{shown / SETTINGS_FILE}: {exc}") from None
@@ -138,7 +153,8 @@ class ModelFiles:
             raise ModelSettingsError(
                 f"{shown / SETTINGS_FILE}: [reader] ensemble names a reader twice"
             )
-        for model in (files.detector, files.reader, *files.ensemble):
+        face = () if files.face is None else (files.face,)
+        for model in (files.detector, files.reader, *files.ensemble, *face):
             if not model.is_file():
                 raise ModelMissingError(f"the card model is not installed: {shown / model.name}")
         return files
@@ -179,6 +195,8 @@ def write_settings(
     detector: str = DETECTOR_FILE,
     reader: str = READER_FILE,
     ensemble: Sequence[str] = (),
+    face: str | None = None,
+    face_least: float = 0.0,
 ) -> Path:
     """Write `folder/models.toml` for models just exported there (`shanghai train`)."""
     lines = [f"# {line}" for line in note.splitlines()]
@@ -197,6 +215,8 @@ def write_settings(
     ]
     if sure_name is not None:
         lines.append(f"sure_name = {sure_name}")
+    if face is not None:
+        lines += ["", "[face]", f'file = "{face}"', f"least = {face_least}"]
     path = folder / SETTINGS_FILE
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
@@ -224,6 +244,17 @@ def _names(data: dict[str, Any], section: str, key: str) -> list[str]:
     ):
         raise ModelSettingsError(f"{SETTINGS_FILE}: [{section}] {key} must be a list of file names")
     return value
+
+
+def _face(data: dict[str, Any], where: Path) -> dict[str, Any]:
+    """The optional `[face]` table: its file and level (nothing when left out)."""
+    if "face" not in data:
+        return {}
+    section = _section(data, "face")
+    least = section.get("least")
+    if isinstance(least, bool) or not isinstance(least, int | float) or not 0 <= least <= 1:
+        raise ModelSettingsError(f"{SETTINGS_FILE}: [face] least must be a number in 0..1")
+    return {"face": where / _text(data, "face", "file"), "face_least": float(least)}
 
 
 def _optional_level(data: dict[str, Any], key: str) -> float | None:

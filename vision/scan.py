@@ -33,9 +33,10 @@ from shanghai.engine.variants import Rules
 from .arrays import Box, Frame
 from .box_overlap import box_gaps, overlap_areas
 from .deck_head import DeckHead
+from .face_kind import FaceCheck
 from .image_checks import ImageQuality, ScanInputError, assess, check_size
 from .layout import card_length
-from .pipeline import CardPipeline, FrameReader, FrameReads
+from .pipeline import CardModels, CardPipeline, FrameReader, FrameReads
 from .reconstruct import Reconstructor
 from .regions import Reread
 from .regions import reread as regional_read
@@ -97,6 +98,9 @@ class PhotoScanner:
     models: FrameReader
     sure: float | None = None
     """Reads below this are proposed marked unsure; None: the models' `sure_read`."""
+    faces: FaceCheck | None = None
+    """The models' face check (`face_kind.FaceCheck`): a read whose kind the card
+    around its index contradicts is proposed marked unsure. None: no such check."""
 
     @classmethod
     def load(
@@ -116,7 +120,20 @@ class PhotoScanner:
         pipeline = CardPipeline.load(
             models_dir, threads=threads, zoom=zoom, min_read=min_read, deck=deck
         )
-        return cls(pipeline.models, sure)
+        return cls.of(pipeline.models, sure, threads=threads)
+
+    @classmethod
+    def of(
+        cls, models: FrameReader, sure: float | None = None, *, threads: int | None = None
+    ) -> PhotoScanner:
+        """A scanner for models already loaded, with their folder's face check when they
+        are the card models (`CardModels`; a stand-in reads without one)."""
+        faces = (
+            FaceCheck.load(models.files, threads=threads)
+            if isinstance(models, CardModels)
+            else None
+        )
+        return cls(models, sure, faces)
 
     @property
     def name(self) -> str:
@@ -163,7 +180,15 @@ class PhotoScanner:
         reconstruct = Reconstructor(rules, players, zones, ROLES[kind])
         snapshot = reconstruct(reads.readings, reads.card_xyxy, width, height)
         snapshot = _place(snapshot, kind)
-        return self._judged(snapshot, reads, quality)
+        return self._judged(self._faced(snapshot, image), reads, quality)
+
+    def _faced(self, snapshot: TableSnapshot, image: Frame) -> TableSnapshot:
+        """Each card with its face check's agreement (`SeenCard.face`)."""
+        if self.faces is None or not snapshot.cards:
+            return snapshot
+        found = self.faces.agreement(image, [(c.card, c.index_xyxy) for c in snapshot.cards])
+        cards = tuple(replace(c, face=f) for c, f in zip(snapshot.cards, found, strict=True))
+        return replace(snapshot, cards=cards)
 
     def is_sure(
         self, card: SeenCard, cards: Sequence[SeenCard], kind: PhotoKind = PhotoKind.HAND
@@ -192,6 +217,8 @@ class PhotoScanner:
         with a deck, a name read twice within a card's reach is never sure on its
         confidence alone either."""
         if _corners_too_close(card, cards):
+            return False
+        if self.faces is not None and self.faces.contradicts(card.face):
             return False
         if card.confidence >= self.sure_level:
             return not (self.models.taught and _maybe_one_card(card, cards))

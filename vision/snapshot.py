@@ -93,6 +93,9 @@ class SeenCard:
     axis: tuple[float, float] | None = None
     reading: float | None = None
     score_reading: float | None = None
+    face: float | None = None
+    """The face check's probability of the card's kind (court, pips, joker, Rook) around
+    its indices (`face_kind.FaceCheck.agreement`); None when not checked."""
     excess: bool = False
     sure: bool = True
     track_id: int | None = None

@@ -86,6 +86,8 @@ OUTCOMES = ("exact", "right, flagged", "wrong, flagged", "wrong, silent")
 TARGETS = (">= 95%", "<= 10%", "", "<= 1%")
 LEVELS = (0.45, 0.5, 0.55, 0.6, 0.62, 0.65, 0.68, 0.7, 0.72, 0.75, 0.8, 0.85, 0.9, 0.95)
 """Sure levels the sweep tries: finer where the choice has fallen (0.6-0.75)."""
+FACE_LEVELS = (0.0, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3)
+"""Face check levels `--face-sweep` tries (`face_kind.FaceCheck.least`; 0: no check)."""
 SIZES = {"1 MP": (1152, 864), "4 MP": (2304, 1728), "12 MP": (4032, 3024)}
 SILENT_SHOWN = 20
 
@@ -342,15 +344,17 @@ def print_timing(photo: Path, repeats: int, models: Path | None, threads: int | 
         print(f"  {label:>5} {f'{w}x{h}':<11} | {got['seconds']:16.2f} s | {got['rss_mb']:5.0f} MB")
 
 
-def print_sweep(sweep: dict[float, dict[str, list[Judged]]], shipped: float) -> None:
-    print("\nsure level sweep (choose on a validation split, never on test)")
+def print_sweep(
+    sweep: dict[float, dict[str, list[Judged]]], shipped: float, what: str = "sure level"
+) -> None:
+    print(f"\n{what} sweep (choose on a validation split, never on test)")
     short = ("exact", "r-flag", "w-flag", "silent")
     print("  level | hands: " + " ".join(f"{s:>6}" for s in short), end="")
     print(" | lay-downs: " + " ".join(f"{s:>6}" for s in short))
     for level, by_kind in sweep.items():
-        mark = " <- sure_read" if abs(level - shipped) < 1e-9 else ""
+        mark = " <- the models' level" if abs(level - shipped) < 1e-9 else ""
         cells = [" ".join(f"{s:5.1f}%" for s in shares(by_kind[k])) for k in ("hand", "lay-down")]
-        print(f"  {level:5.2f} |        {cells[0]} |            {cells[1]}{mark}")
+        print(f"  {level:<5g} |        {cells[0]} |            {cells[1]}{mark}")
 
 
 def main(argv: list[str] | None = None) -> dict[str, list[float]]:
@@ -365,6 +369,15 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
     )
     parser.add_argument("--models", type=Path, default=None)
     parser.add_argument("--sweep", action="store_true")
+    parser.add_argument(
+        "--face-least",
+        type=lambda v: 0.0 if v == "off" else float(v),
+        default=None,
+        help="face check level to scan with (default: the models'; 'off': no check)",
+    )
+    parser.add_argument(
+        "--face-sweep", action="store_true", help="also try the face check levels FACE_LEVELS"
+    )
     parser.add_argument(
         "--sure-name",
         type=lambda v: None if v == "off" else v if v == "models" else float(v),
@@ -392,6 +405,13 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
     base = PhotoScanner.load(args.models, threads=args.threads)
     remembered = RememberedReads(base.models, args.sure_name)
     scanner = replace(base, models=remembered)
+    if args.face_least is not None and scanner.faces is not None:
+        scanner = replace(scanner, faces=replace(scanner.faces, least=args.face_least))
+    if args.face_sweep and scanner.faces is None:
+        parser.error("--face-sweep: these models have no face check ([face] in models.toml)")
+    faced: dict[float, dict[str, list[Judged]]] = {
+        level: {"hand": [], "lay-down": []} for level in (FACE_LEVELS if args.face_sweep else ())
+    }
     judged: dict[str, list[Judged]] = {"hand": [], "lay-down": []}
     truths: dict[str, dict[str, Any]] = {}
     seconds: dict[str, list[float]] = {"hand": [], "lay-down": []}
@@ -425,6 +445,12 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
                             image, rules=rules, kind=PhotoKind(kind)
                         )
                         sweep[level][kind].append(judge(again, truth, photo))
+                for level in faced:
+                    assert scanner.faces is not None
+                    again = replace(scanner, faces=replace(scanner.faces, least=level)).scan(
+                        image, rules=rules, kind=PhotoKind(kind)
+                    )
+                    faced[level][kind].append(judge(again, truth, photo))
         if kept_at is not None and remembered.kept is not None:
             kept_at.write_bytes(pickle.dumps(remembered.kept))
 
@@ -436,9 +462,11 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
     )
     threads = args.threads or "all"
     name_level = remembered.sure_name
+    face_level = "off" if scanner.faces is None else f"{scanner.faces.least:g}"
     print(
         f"models {scanner.name}, sure level {scanner.sure_level:.2f}, name level "
-        f"{'off' if name_level is None else name_level}, threads {threads}"
+        f"{'off' if name_level is None else name_level}, face level {face_level}, "
+        f"threads {threads}"
     )
     by = {j.photo: truths[j.photo] for j in [*hands, *lay_downs]}
     print_outcomes(
@@ -513,6 +541,9 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
         )
     if args.sweep:
         print_sweep(sweep, scanner.sure_level)
+    if faced:
+        assert scanner.faces is not None
+        print_sweep(faced, scanner.faces.least, "face check level (sure level as above)")
     return {"hand": shares(hands), "lay-down": shares(lay_downs)}
 
 

@@ -19,6 +19,7 @@ from shanghai.datasets.decks import code_looks, unseen_val_looks
 from shanghai.datasets.generate import GenerateConfig, generate
 from shanghai.datasets.splits import UNSEEN_VAL, choose_background, choose_looks
 from shanghai.engine.cards import CARD_CLASSES, JOKER, Card, DeckFamily
+from shanghai.vision.face_kind import FACE_KINDS, FACE_MASK, FACE_SIZE
 
 HELD_OUT_LOOKS = {look.name for look in code_looks() if look.held_out}
 
@@ -105,6 +106,22 @@ def test_crops_land_in_engine_class_folders(tmp_path: Path) -> None:
         assert crop.parent.name in CARD_CLASSES
         assert crop.parent.parent.name == "train"
         assert cv2.imread(str(crop)).shape == (64, 64, 3)
+
+
+def test_face_crops_land_in_face_kind_folders_with_the_index_hidden(tmp_path: Path) -> None:
+    root = _run(tmp_path, "face-crops", 6, seed=3, split="train")
+    crops = list(root.rglob("*.png"))
+    assert len(crops) >= 10
+    a = round(FACE_SIZE * (1 - FACE_MASK) / 2)
+    for crop in crops:
+        assert crop.parent.name in FACE_KINDS and crop.parent.parent.name == "train"
+        image = cv2.imread(str(crop))
+        assert image.shape == (FACE_SIZE, FACE_SIZE, 3)
+        assert (image[a : FACE_SIZE - a, a : FACE_SIZE - a] == 127).all()
+    # Table scenes and hand photos both: standard courts and pips among them.
+    assert {"court", "pips"} <= {crop.parent.name for crop in crops}
+    manifest = json.loads((root / "manifest.json").read_text())
+    assert manifest["kind"] == "face-crops" and manifest["classes"] == list(FACE_KINDS)
 
 
 @pytest.mark.parametrize(("share", "family"), [(1.0, "rook"), (0.0, "standard")])

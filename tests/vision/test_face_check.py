@@ -1,0 +1,223 @@
+"""The face check (`vision.face_kind`): the kind of face around a read index (court,
+pips, joker, Rook), a crop that hides the index itself, the `[face]` settings, and a
+scan that marks a read whose kind the card around it contradicts."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from mini_table import MiniTable, TableReader
+
+from shanghai.engine.cards import Card
+from shanghai.engine.variant_files import find_variant
+from shanghai.vision import model_files
+from shanghai.vision.arrays import Frame
+from shanghai.vision.face_kind import (
+    FACE_KINDS,
+    FACE_MASK,
+    FACE_SIZE,
+    FaceCheck,
+    face_crop,
+    face_kind,
+)
+from shanghai.vision.model_files import (
+    ModelFiles,
+    ModelMissingError,
+    ModelSettingsError,
+    default_models_dir,
+    write_settings,
+)
+from shanghai.vision.pipeline import models_installed
+from shanghai.vision.scan import PhotoKind, PhotoScanner
+
+RULES = find_variant("shanghai").rules(4)
+FRAME = np.random.default_rng(5).integers(0, 255, (900, 1200, 3), dtype=np.uint8)
+needs_models = pytest.mark.skipif(not models_installed(), reason="card models not installed")
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("Js", "court"),
+        ("Qh", "court"),
+        ("Kd", "court"),
+        ("3c", "pips"),
+        ("Ah", "pips"),
+        ("10s", "pips"),
+        ("JK", "joker"),
+        ("5R", "rook"),
+        ("14B", "rook"),
+        ("ROOK", "rook"),
+    ],
+)
+def test_each_card_shows_one_kind_of_face(name: str, kind: str) -> None:
+    assert face_kind(Card.parse(name)) == kind
+
+
+def test_the_face_crop_hides_the_index_and_keeps_the_card_around_it() -> None:
+    image = np.full((400, 400, 3), 240, np.uint8)
+    image[180:220, 190:210] = (0, 0, 200)  # the index
+    image[:, :150] = (30, 90, 30)  # the table beside the card
+    crop = face_crop(image, (190.0, 180.0, 210.0, 220.0))
+    assert crop.shape == (FACE_SIZE, FACE_SIZE, 3)
+    a = round(FACE_SIZE * (1 - FACE_MASK) / 2)
+    centre = crop[a : FACE_SIZE - a, a : FACE_SIZE - a]
+    assert (centre == 127).all()
+    # No red of the index shows around the grey square; the card and the table do.
+    outside = crop.copy()
+    outside[a : FACE_SIZE - a, a : FACE_SIZE - a] = 240
+    assert not ((outside[..., 2] > 150) & (outside[..., 0] < 80)).any()
+    assert (crop[:, 0, 1] == 90).all() and (crop[:, -1] == 240).all()
+
+
+def _stand_ins(folder: Path, *names: str) -> None:
+    folder.mkdir(exist_ok=True)
+    for name in names:
+        (folder / name).write_bytes(b"stand-in")
+
+
+def test_the_settings_name_the_face_model_and_its_level(tmp_path: Path) -> None:
+    folder = tmp_path / "models"
+    _stand_ins(folder, model_files.DETECTOR_FILE, model_files.READER_FILE, "faces.onnx")
+    write_settings(folder, min_read=0.4, sure_read=0.7, face="faces.onnx", face_least=0.05)
+    files = ModelFiles.load(folder)
+    assert files.face == folder / "faces.onnx" and files.face_least == 0.05
+    write_settings(folder, min_read=0.4, sure_read=0.7)
+    assert ModelFiles.load(folder).face is None
+
+
+@pytest.mark.parametrize(
+    ("table", "error", "match"),
+    [
+        ('[face]\nfile = "other.onnx"\nleast = 0.05', ModelMissingError, "other.onnx"),
+        ('[face]\nfile = "faces.onnx"\nleast = 1.5', ModelSettingsError, "least"),
+        ('[face]\nfile = "faces.onnx"', ModelSettingsError, "least"),
+        ('[face]\nfile = "../faces.onnx"\nleast = 0.1', ModelSettingsError, "file name"),
+    ],
+)
+def test_a_bad_face_table_is_refused_on_load(
+    tmp_path: Path, table: str, error: type[Exception], match: str
+) -> None:
+    folder = tmp_path / "models"
+    _stand_ins(folder, model_files.DETECTOR_FILE, model_files.READER_FILE, "faces.onnx")
+    path = write_settings(folder, min_read=0.4, sure_read=0.7)
+    path.write_text(path.read_text() + "\n" + table + "\n")
+    with pytest.raises(error, match=match):
+        ModelFiles.load(folder)
+
+
+@needs_models
+def test_a_face_model_of_other_classes_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "models"
+    folder.mkdir()
+    for name in (model_files.DETECTOR_FILE, model_files.READER_FILE):
+        shutil.copyfile(default_models_dir() / name, folder / name)
+    # The reader named as the face model: its classes are card names, not face kinds.
+    write_settings(
+        folder, min_read=0.4, sure_read=0.7, face=model_files.READER_FILE, face_least=0.05
+    )
+    with pytest.raises(ModelSettingsError, match="expected \\['court'"):
+        FaceCheck.load(ModelFiles.load(folder))
+
+
+class OneKind:
+    """Stands in for the face model: every crop shows `kind` at `p`, the rest shared."""
+
+    names = FACE_KINDS
+
+    def __init__(self, kind: str, p: float = 0.97) -> None:
+        self.row = np.full(len(FACE_KINDS), (1 - p) / (len(FACE_KINDS) - 1), np.float32)
+        self.row[FACE_KINDS.index(kind)] = p
+        self.seen = 0
+
+    def __call__(self, crops: list[Frame]) -> np.ndarray:  # type: ignore[type-arg]
+        self.seen += len(crops)
+        return np.tile(self.row, (len(crops), 1))
+
+
+def _scan(table: MiniTable, faces: FaceCheck | None) -> dict[str, bool]:
+    scanner = PhotoScanner(TableReader(table), faces=faces)
+    snapshot = scanner.scan(FRAME, rules=RULES, kind=PhotoKind.HAND)
+    return {str(c.card): c.sure for c in snapshot.cards}
+
+
+def test_a_read_whose_face_is_of_another_kind_is_marked() -> None:
+    table = MiniTable()
+    for k, name in enumerate(["3s", "Kd", "9c"]):
+        table.card(name, 200 + 300 * k, 450)
+    courts = OneKind("court")
+    assert _scan(table, None) == {"3s": True, "Kd": True, "9c": True}
+    assert _scan(table, FaceCheck(courts, 0.05)) == {"3s": False, "Kd": True, "9c": False}
+    assert courts.seen == 6  # each card's two corners
+    assert _scan(table, FaceCheck(OneKind("pips"), 0.05)) == {"3s": True, "Kd": False, "9c": True}
+    # A level under the contradiction's probability lets every read through.
+    assert _scan(table, FaceCheck(courts, 0.005)) == {"3s": True, "Kd": True, "9c": True}
+
+
+def test_the_unsure_warning_names_the_read_the_face_contradicts() -> None:
+    table = MiniTable()
+    table.card("3s", 300, 450)
+    table.card("Kd", 700, 450)
+    scanner = PhotoScanner(TableReader(table), faces=FaceCheck(OneKind("court"), 0.05))
+    snapshot = scanner.scan(FRAME, rules=RULES, kind=PhotoKind.HAND)
+    unsure = [w for w in snapshot.warnings if w.code == "unsure"]
+    assert len(unsure) == 1 and "3s" in unsure[0].message and "Kd" not in unsure[0].message
+    three = next(c for c in snapshot.cards if str(c.card) == "3s")
+    assert three.face is not None and three.face < 0.05
+
+
+def test_one_corner_that_shows_the_right_kind_is_enough() -> None:
+    check = FaceCheck(OneKind("court"), 0.05)
+    frame = np.zeros((200, 200, 3), np.uint8)
+    one = (10.0, 10.0, 30.0, 40.0)
+    found = check.agreement(frame, [(Card.parse("Kd"), (one, one)), (Card.parse("3s"), ())])
+    # Court against pips alone: 0.97 / (0.97 + 0.01).
+    assert found[0] == pytest.approx(0.97 / 0.98) and found[1] is None
+    assert not check.contradicts(found[1]) and not check.contradicts(found[0])
+
+
+def test_jokers_and_rook_cards_are_not_checked() -> None:
+    check = FaceCheck(OneKind("court", 0.999), 0.05)
+    frame = np.zeros((200, 200, 3), np.uint8)
+    one = (10.0, 10.0, 30.0, 40.0)
+    cards = [(Card.parse(name), (one,)) for name in ("JK", "5R", "ROOK", "7h")]
+    assert check.agreement(frame, cards)[:3] == [None, None, None]
+    assert check.contradicts(check.agreement(frame, cards)[3])
+
+
+def _shipped_face_check() -> FaceCheck | None:
+    return FaceCheck.load(ModelFiles.load()) if models_installed() else None
+
+
+needs_face = pytest.mark.skipif(
+    _shipped_face_check() is None, reason="the shipped models have no face check"
+)
+
+
+@needs_face
+@pytest.mark.parametrize(("name", "swapped"), [("Kh", "3h"), ("Jd", "3d"), ("3c", "Jc")])
+def test_the_shipped_face_check_tells_a_court_from_pips_on_a_generated_photo(
+    name: str, swapped: str
+) -> None:
+    """One card photographed alone in a training look (generated): its true name agrees
+    with its face, the name of the other kind is contradicted."""
+    from shanghai.datasets.decks import code_looks
+    from shanghai.datasets.hand_photos import photo_of_cards
+    from shanghai.datasets.labels import index_box
+
+    check = _shipped_face_check()
+    assert check is not None
+    look = next(look for look in code_looks() if look.name == "code-classic")
+    rendered, _ = photo_of_cards(np.random.default_rng(11), "train", look, [Card.parse(name)])
+    h, w = rendered.image.shape[:2]
+    (label,) = rendered.labels()
+    boxes = tuple(index_box(ix.quad, w, h) for ix in label.indices if ix.state == "visible")
+    assert boxes
+    right, wrong = check.agreement(
+        rendered.image, [(Card.parse(name), boxes), (Card.parse(swapped), boxes)]
+    )
+    assert not check.contradicts(right)
+    assert check.contradicts(wrong)

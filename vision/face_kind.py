@@ -1,0 +1,146 @@
+"""The kind of face around a card's index: a check on the reader from outside the index.
+
+The reader names a card from its corner index alone. On decks whose font it never saw,
+it can be wrongly *sure*: in two held-out fonts a J's hook looks like our fonts' 3, and
+the reader reads the J as a 3 at 0.99, so no reading level marks it (2026-11-28: 5 of
+the shipped reader's 15 sure-wrong reads on the unseen-look validation crops). Yet the
+photo shows what the index hides: beside a court card's index lies the frame of its
+picture, beside a 3's only blank card. A small classifier on a wider square around the
+index names that kind (`FACE_KINDS`); a read whose kind the face plainly contradicts is
+proposed marked unsure (`scan.PhotoScanner.is_sure`).
+
+This module is the one definition of the face crop and of each card's kind, shared by
+the runtime and the training data (`shanghai.datasets.crops.write_face_crops`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from shanghai.engine.cards import Card, DeckFamily, Suit
+
+from .arrays import Box, Frame
+from .crops import square_crop
+from .model_files import ModelFiles, ModelSettingsError
+from .onnx_models import OnnxClassifier
+
+__all__ = [
+    "FACE_CONTEXT",
+    "FACE_KINDS",
+    "FACE_MASK",
+    "FACE_SIZE",
+    "FaceCheck",
+    "face_crop",
+    "face_kind",
+]
+
+FACE_CONTEXT = 3.0
+"""The face crop's side in index sizes (the index box's longer side): the index and
+about one index size of card around it, where a court's picture frame begins."""
+FACE_SIZE = 64
+FACE_MASK = 0.4
+"""The share of the face crop's side blanked at its centre, where the index lies: the
+classifier must judge the card around the index, never the index itself, or it would
+learn to read a J's letter and share the reader's blind spot."""
+MASK_GREY = 127
+CHECKED = ("court", "pips")
+"""The kinds a read is checked against. On the unseen-look validation crops (the
+classifier after 5 epochs), 109 of 898 Rook crops and 87 of 146 jokers had their own
+kind under 0.05, against 31 of 924 courts and 8 of 3,158 pips."""
+FACE_KINDS: tuple[str, ...] = ("court", "joker", "pips", "rook")
+"""The face classifier's classes, in class-id order (ultralytics sorts its folders)."""
+
+
+def face_kind(card: Card) -> str:
+    """The kind of face `card` shows: a standard J, Q or K a court picture, a joker its
+    own design, any other standard card pips, a Rook card (bird included) its own."""
+    if card.suit is Suit.JOKER:
+        return "joker"
+    if card.family is DeckFamily.ROOK:
+        return "rook"
+    return "court" if card.rank >= 11 else "pips"
+
+
+def face_crop(
+    image: Frame,
+    index_xyxy: tuple[float, float, float, float],
+    *,
+    context: float = FACE_CONTEXT,
+    shift: tuple[float, float] = (0.0, 0.0),
+) -> Frame:
+    """The face classifier's input: the square `context` index sizes wide around an
+    index box (`crops.square_crop`), its centre (`FACE_MASK`) blanked grey."""
+    crop = square_crop(image, index_xyxy, size=FACE_SIZE, context=context, shift=shift)
+    a = round(FACE_SIZE * (1 - FACE_MASK) / 2)
+    crop[a : FACE_SIZE - a, a : FACE_SIZE - a] = MASK_GREY
+    return crop
+
+
+class KindModel(Protocol):
+    """What the face check needs of its model (`onnx_models.OnnxClassifier`)."""
+
+    names: tuple[str, ...]
+
+    def __call__(self, crops: list[Frame]) -> npt.NDArray[np.float32]: ...
+
+
+@dataclass(frozen=True)
+class FaceCheck:
+    """The face classifier of a models folder (`ModelFiles.face`) and its level: a read
+    whose kind it gives less than `least` is contradicted by the card around it."""
+
+    model: KindModel
+    least: float
+
+    @classmethod
+    def load(cls, files: ModelFiles, *, threads: int | None = None) -> FaceCheck | None:
+        """The folder's face check; None when its `models.toml` names no face model.
+        Raises `ModelSettingsError` for a model whose classes are not `FACE_KINDS`."""
+        if files.face is None:
+            return None
+        model = OnnxClassifier(files.face, threads=threads)
+        if tuple(model.names) != FACE_KINDS:
+            raise ModelSettingsError(
+                f"{files.face.name}: classes {list(model.names)}, expected {list(FACE_KINDS)}"
+            )
+        return cls(model, files.face_least)
+
+    def agreement(
+        self, frame: Frame, cards: Sequence[tuple[Card, Sequence[Box]]]
+    ) -> list[float | None]:
+        """For each (card, its read index boxes): how much its face looks like its kind
+        against the other standard kind, p(kind) / (p(court) + p(pips)), the most over
+        its indices' face crops (one clear view of a court's picture is enough). None
+        for a card with no index box, and for jokers and Rook cards: the classifier
+        tells those kinds apart poorly (CHECKED), and the misreads it is for are a
+        court read as pips or pips read as a court."""
+        crops: list[Frame] = []
+        owners: list[int] = []
+        for i, (card, boxes) in enumerate(cards):
+            if face_kind(card) not in CHECKED:
+                continue
+            for box in boxes:
+                crops.append(face_crop(frame, box))
+                owners.append(i)
+        found: list[float | None] = [None] * len(cards)
+        if not crops:
+            return found
+        probabilities = self.model(crops)
+        court = probabilities[:, FACE_KINDS.index("court")]
+        pips = probabilities[:, FACE_KINDS.index("pips")]
+        both = np.maximum(court + pips, 1e-6)
+        for row, i in enumerate(owners):
+            mine = court[row] if face_kind(cards[i][0]) == "court" else pips[row]
+            p = float(mine / both[row])
+            before = found[i]
+            found[i] = p if before is None else max(before, p)
+        return found
+
+    def contradicts(self, agreement: float | None) -> bool:
+        """Whether a card's `agreement` says its face is of another kind than its read."""
+        return agreement is not None and agreement < self.least
