@@ -33,7 +33,7 @@ from shanghai.engine.variants import Rules
 from .arrays import Box, Frame
 from .box_overlap import box_gaps, overlap_areas
 from .deck_head import DeckHead
-from .face_kind import FaceCheck
+from .face_kind import FaceCheck, face_kind
 from .image_checks import ImageQuality, ScanInputError, assess, check_size
 from .layout import card_length
 from .pipeline import CardModels, CardPipeline, FrameReader, FrameReads
@@ -228,6 +228,26 @@ class PhotoScanner:
             return False
         return not _maybe_one_card(card, cards)
 
+    def _face_note(self, unsure: Sequence[SeenCard]) -> str:
+        """Why the face check doubts some of the `unsure` reads, to tell a person what to
+        look at ("; 3s looks like a court card"); empty when it doubts none."""
+        if self.faces is None:
+            return ""
+        notes = []
+        for kind, one, many in (
+            ("pips", "a court card", "court cards"),
+            ("court", "a pip card", "pip cards"),
+        ):
+            doubted = [
+                str(c.card)
+                for c in unsure
+                if self.faces.contradicts(c.face) and face_kind(c.card) == kind
+            ]
+            if doubted:
+                like = f"looks like {one}" if len(doubted) == 1 else f"look like {many}"
+                notes.append(f"{', '.join(doubted)} {like}")
+        return "".join(f"; {note}" for note in notes)
+
     def _judged(
         self, snapshot: TableSnapshot, reads: FrameReads, quality: ImageQuality
     ) -> TableSnapshot:
@@ -243,7 +263,8 @@ class PhotoScanner:
                 ScanWarning(
                     "unsure",
                     f"{_count(len(unsure), 'read')} unsure ({names}): check "
-                    + ("it" if len(unsure) == 1 else "them"),
+                    + ("it" if len(unsure) == 1 else "them")
+                    + self._face_note([cards[i] for i in unsure]),
                     tuple(unsure),
                 )
             )

@@ -164,7 +164,8 @@ def test_the_unsure_warning_names_the_read_the_face_contradicts() -> None:
     scanner = PhotoScanner(TableReader(table), faces=FaceCheck(OneKind("court"), 0.05))
     snapshot = scanner.scan(FRAME, rules=RULES, kind=PhotoKind.HAND)
     unsure = [w for w in snapshot.warnings if w.code == "unsure"]
-    assert len(unsure) == 1 and "3s" in unsure[0].message and "Kd" not in unsure[0].message
+    assert len(unsure) == 1 and "Kd" not in unsure[0].message
+    assert unsure[0].message == "1 read is unsure (3s): check it; 3s looks like a court card"
     three = next(c for c in snapshot.cards if str(c.card) == "3s")
     assert three.face is not None and three.face < 0.05
 
@@ -221,3 +222,13 @@ def test_the_shipped_face_check_tells_a_court_from_pips_on_a_generated_photo(
     )
     assert not check.contradicts(right)
     assert check.contradicts(wrong)
+
+
+def test_the_warning_says_which_kind_each_doubted_read_looks_like() -> None:
+    table = MiniTable()
+    for k, name in enumerate(["Kd", "Qs", "5h"]):
+        table.card(name, 200 + 300 * k, 450)
+    scanner = PhotoScanner(TableReader(table), faces=FaceCheck(OneKind("pips"), 0.05))
+    snapshot = scanner.scan(FRAME, rules=RULES, kind=PhotoKind.HAND)
+    (unsure,) = [w for w in snapshot.warnings if w.code == "unsure"]
+    assert unsure.message.endswith("check them; Kd, Qs look like pip cards")
