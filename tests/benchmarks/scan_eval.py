@@ -506,6 +506,16 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
         costly = Counter(c for j in judged[kind] if j.right for c in set(j.flags))
         codes = ", ".join(f"{c} {k}" for c, k in costly.most_common()) or "none"
         print(f"  {label:<9} {codes}")
+    print(
+        "warnings alone (a photo whose only warning it is): right photos it flags / wrong "
+        "photos it alone keeps from silence:"
+    )
+    for kind, label in (("hand", "hands"), ("lay-down", "lay-downs")):
+        alone = [j for j in judged[kind] if len(set(j.flags)) == 1]
+        costs = Counter(j.flags[0] for j in alone if j.right)
+        saves = Counter(j.flags[0] for j in alone if not j.right)
+        codes = ", ".join(f"{c} {costs[c]}/{saves[c]}" for c in sorted({*costs, *saves}))
+        print(f"  {label:<9} {codes or 'none'}")
     loose_photos = sum(bool(by[j.photo]["loose"]) for j in lay_downs)
     print(f"  ({loose_photos} lay-down photos hold a loose card: `loose` is right there)")
     median = {k: statistics.median(v) if v else 0.0 for k, v in seconds.items()}

@@ -144,3 +144,38 @@ def test_an_outline_with_a_corner_not_read_is_one_card_to_add() -> None:
     assert sorted(str(c.card) for c in snapshot.cards) == ["4h", "9c"]
     assert len(snapshot.unread) == 1
     assert [w.code for w in snapshot.warnings] == ["unread"]
+
+
+def _outline_over_the_last_card(scale: float) -> tuple[list[str], list[str], int]:
+    """A row of three cards at `scale` and an outline with no index lying over a third of
+    the last card, up and to its right (a card of the fan whose index the locator
+    lost, clear of the last card's two index corners): the cards read, the warnings,
+    and the cards left to add."""
+    table = MiniTable(scale=scale)
+    table.row(["4h", "9c", "Kd"], 600, 450, step=20)
+    _, card_xyxy = table.measure()
+    x1, y1, x2, y2 = (float(v) for v in card_xyxy.max(axis=0))
+    dx, dy = 0.4 * (x2 - x1), 0.4 * (y2 - y1)
+    outline = (x1 + dx, y1 - dy, x2 + dx, y2 - dy)
+    snapshot = PhotoScanner(WithUnread(table, [], [outline])).scan(
+        FRAME, rules=RULES, kind=PhotoKind.HAND
+    )
+    cards = sorted(str(c.card) for c in snapshot.cards)
+    return cards, [w.code for w in snapshot.warnings], len(snapshot.unread)
+
+
+def test_at_table_distance_an_outline_over_a_card_is_a_card_to_add() -> None:
+    """Across the table (cards a twentieth of the photo) the locator loses indices
+    first: an outline lying over a read card is one more card, said, not dropped (and
+    the indices are small enough for "come closer")."""
+    cards, codes, unread = _outline_over_the_last_card(scale=0.6)
+    assert cards == ["4h", "9c", "Kd"]
+    assert codes == ["unread", "small"] and unread == 1
+
+
+def test_close_up_an_outline_with_no_index_over_a_card_is_dropped() -> None:
+    """Close up every card's index shows; an outline without one is something else
+    (the real photos' place mats and boxes), so the hand is proposed without a word."""
+    cards, codes, unread = _outline_over_the_last_card(scale=2.2)
+    assert cards == ["4h", "9c", "Kd"]
+    assert codes == [] and unread == 0
