@@ -58,6 +58,7 @@ def _write_settings(to: Path) -> None:
         note=SETTINGS_NOTE,
         face=None if shipped.face is None else shipped.face.name,
         face_least=shipped.face_least,
+        face_joker_least=shipped.face_joker_least,
     )
 
 

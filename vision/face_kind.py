@@ -91,11 +91,14 @@ class KindModel(Protocol):
 
 @dataclass(frozen=True)
 class FaceCheck:
-    """The face classifier of a models folder (`ModelFiles.face`) and its level: a read
-    whose kind it gives less than `least` is contradicted by the card around it."""
+    """The face classifier of a models folder (`ModelFiles.face`) and its levels: a read
+    whose kind it gives less than `least` (a joker: `joker_least`) is contradicted by
+    the card around it."""
 
     model: KindModel
     least: float
+    joker_least: float | None = None
+    """None: joker reads are not checked."""
 
     @classmethod
     def load(cls, files: ModelFiles, *, threads: int | None = None) -> FaceCheck | None:
@@ -108,21 +111,28 @@ class FaceCheck:
             raise ModelSettingsError(
                 f"{files.face.name}: classes {list(model.names)}, expected {list(FACE_KINDS)}"
             )
-        return cls(model, files.face_least)
+        return cls(model, files.face_least, files.face_joker_least)
+
+    def checked(self, card: Card) -> bool:
+        """Whether reads of this card are checked: courts and pips always (the
+        misreads the check is for are a court read as pips or the reverse), jokers when
+        `joker_least` is set, Rook cards never (the classifier tells Rook faces apart
+        from each other not at all, and from jokers poorly)."""
+        kind = face_kind(card)
+        return kind in CHECKED or (kind == "joker" and self.joker_least is not None)
 
     def agreement(
         self, frame: Frame, cards: Sequence[tuple[Card, Sequence[Box]]]
     ) -> list[float | None]:
         """For each (card, its read index boxes): how much its face looks like its kind
-        against the other standard kind, p(kind) / (p(court) + p(pips)), the most over
-        its indices' face crops (one clear view of a court's picture is enough). None
-        for a card with no index box, and for jokers and Rook cards: the classifier
-        tells those kinds apart poorly (CHECKED), and the misreads it is for are a
-        court read as pips or pips read as a court."""
+        against the standard kinds it may be confused with, the most over its indices'
+        face crops (one clear view of a court's picture is enough): a court or pip card
+        p(kind) / (p(court) + p(pips)), a joker p(joker) / (p(joker) + p(court) +
+        p(pips)). None for a card with no index box and a card not `checked`."""
         crops: list[Frame] = []
         owners: list[int] = []
         for i, (card, boxes) in enumerate(cards):
-            if face_kind(card) not in CHECKED:
+            if not self.checked(card):
                 continue
             for box in boxes:
                 crops.append(face_crop(frame, box))
@@ -133,14 +143,21 @@ class FaceCheck:
         probabilities = self.model(crops)
         court = probabilities[:, FACE_KINDS.index("court")]
         pips = probabilities[:, FACE_KINDS.index("pips")]
-        both = np.maximum(court + pips, 1e-6)
+        joker = probabilities[:, FACE_KINDS.index("joker")]
         for row, i in enumerate(owners):
-            mine = court[row] if face_kind(cards[i][0]) == "court" else pips[row]
-            p = float(mine / both[row])
+            kind = face_kind(cards[i][0])
+            mine = {"court": court, "pips": pips, "joker": joker}[kind][row]
+            rivals = court[row] + pips[row] + (joker[row] if kind == "joker" else 0.0)
+            p = float(mine / max(float(rivals), 1e-6))
             before = found[i]
             found[i] = p if before is None else max(before, p)
         return found
 
-    def contradicts(self, agreement: float | None) -> bool:
-        """Whether a card's `agreement` says its face is of another kind than its read."""
-        return agreement is not None and agreement < self.least
+    def contradicts(self, agreement: float | None, card: Card | None = None) -> bool:
+        """Whether a card's `agreement` says its face is of another kind than its read
+        (`card`: the read, whose kind picks the level; a joker's is `joker_least`)."""
+        if agreement is None:
+            return False
+        if card is not None and face_kind(card) == "joker":
+            return self.joker_least is not None and agreement < self.joker_least
+        return agreement < self.least

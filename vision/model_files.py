@@ -31,11 +31,14 @@ embedding a taught deck reads by.
 
 `[face]`, when given, names the face classifier (`face_kind`): the kind of face
 (court, pips, joker, Rook) around each read index. A read whose kind it gives less than
-`least` is proposed marked unsure, however sure the reader was.
+`least` is proposed marked unsure, however sure the reader was. `joker_least`, when
+given, checks reads of a joker too: a joker read whose face the classifier gives less
+than that against the standard faces (court, pips) is unsure.
 
     [face]
     file = "cards-face.onnx"
     least = 0.05
+    joker_least = 0.005          # optional
 
 `sure_name`, when given, is a third level: a read the reader itself gives at least that
 probability is proposed without asking whatever its locating confidence, unless
@@ -111,6 +114,8 @@ class ModelFiles:
     """The face classifier (`[face] file`), None when the folder has none."""
     face_least: float = 0.0
     """A read whose kind the face classifier gives less than this is unsure (`[face] least`)."""
+    face_joker_least: float | None = None
+    """The same for a joker read (`[face] joker_least`); None: jokers are not checked."""
 
     @classmethod
     def load(cls, folder: str | Path | None = None) -> ModelFiles:
@@ -197,6 +202,7 @@ def write_settings(
     ensemble: Sequence[str] = (),
     face: str | None = None,
     face_least: float = 0.0,
+    face_joker_least: float | None = None,
 ) -> Path:
     """Write `folder/models.toml` for models just exported there (`shanghai train`)."""
     lines = [f"# {line}" for line in note.splitlines()]
@@ -217,6 +223,8 @@ def write_settings(
         lines.append(f"sure_name = {sure_name}")
     if face is not None:
         lines += ["", "[face]", f'file = "{face}"', f"least = {face_least}"]
+        if face_joker_least is not None:
+            lines.append(f"joker_least = {face_joker_least}")
     path = folder / SETTINGS_FILE
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
@@ -247,14 +255,24 @@ def _names(data: dict[str, Any], section: str, key: str) -> list[str]:
 
 
 def _face(data: dict[str, Any], where: Path) -> dict[str, Any]:
-    """The optional `[face]` table: its file and level (nothing when left out)."""
+    """The optional `[face]` table: its file and levels (nothing when left out)."""
     if "face" not in data:
         return {}
     section = _section(data, "face")
-    least = section.get("least")
-    if isinstance(least, bool) or not isinstance(least, int | float) or not 0 <= least <= 1:
-        raise ModelSettingsError(f"{SETTINGS_FILE}: [face] least must be a number in 0..1")
-    return {"face": where / _text(data, "face", "file"), "face_least": float(least)}
+    levels: dict[str, float | None] = {}
+    for key, required in (("least", True), ("joker_least", False)):
+        level = section.get(key)
+        if level is None and not required:
+            levels[key] = None
+            continue
+        if isinstance(level, bool) or not isinstance(level, int | float) or not 0 <= level <= 1:
+            raise ModelSettingsError(f"{SETTINGS_FILE}: [face] {key} must be a number in 0..1")
+        levels[key] = float(level)
+    return {
+        "face": where / _text(data, "face", "file"),
+        "face_least": levels["least"],
+        "face_joker_least": levels["joker_least"],
+    }
 
 
 def _optional_level(data: dict[str, Any], key: str) -> float | None:

@@ -235,7 +235,7 @@ class PhotoScanner:
         confidence alone either."""
         if _corners_too_close(card, cards):
             return False
-        if self.faces is not None and self.faces.contradicts(card.face):
+        if self.faces is not None and self.faces.contradicts(card.face, card.card):
             return False
         if card.confidence >= self.sure_level:
             return not (self.models.taught and _maybe_one_card(card, cards))
@@ -254,11 +254,12 @@ class PhotoScanner:
         for kind, one, many in (
             ("pips", "a court card", "court cards"),
             ("court", "a pip card", "pip cards"),
+            ("joker", "a standard card, not a joker", "standard cards, not jokers"),
         ):
             doubted = [
                 str(c.card)
                 for c in unsure
-                if self.faces.contradicts(c.face) and face_kind(c.card) == kind
+                if self.faces.contradicts(c.face, c.card) and face_kind(c.card) == kind
             ]
             if doubted:
                 like = f"looks like {one}" if len(doubted) == 1 else f"look like {many}"

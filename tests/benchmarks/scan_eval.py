@@ -32,7 +32,9 @@ hand whose only error is a name swapped for one worth the same still counts as s
 below the level re-marked unsure (the `unsure` warning) through the same
 `PhotoScanner.scan` with the models' reads of each photo replayed, not re-run.
 `--sure-name P` (or `off`) scans with another name level than the models' `sure_name`
-(a read the reader gives at least P is sure unless its name is read twice). Choose the
+(a read the reader gives at least P is sure unless its name is read twice);
+`--face-sweep` and `--joker-sweep` re-mark the same way at each level of the face
+check (`FACE_LEVELS`) and of its joker check (`JOKER_LEVELS`). Choose the
 levels (`sure_read`, `sure_name` in the models' `models.toml`) on `--split val` only,
 never on test: the test split's held-out decks and tables are there to say how the
 chosen levels do on photos they were not chosen on. Asserts nothing.
@@ -88,6 +90,9 @@ LEVELS = (0.45, 0.5, 0.55, 0.6, 0.62, 0.65, 0.68, 0.7, 0.72, 0.75, 0.8, 0.85, 0.
 """Sure levels the sweep tries: finer where the choice has fallen (0.6-0.75)."""
 FACE_LEVELS = (0.0, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3)
 """Face check levels `--face-sweep` tries (`face_kind.FaceCheck.least`; 0: no check)."""
+JOKER_LEVELS = (0.0, 0.002, 0.005, 0.01, 0.02, 0.05)
+"""The face check's joker levels `--joker-sweep` tries (`FaceCheck.joker_least`; 0: jokers
+not checked)."""
 SIZES = {"1 MP": (1152, 864), "4 MP": (2304, 1728), "12 MP": (4032, 3024)}
 SILENT_SHOWN = 20
 
@@ -379,6 +384,11 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
         "--face-sweep", action="store_true", help="also try the face check levels FACE_LEVELS"
     )
     parser.add_argument(
+        "--joker-sweep",
+        action="store_true",
+        help="also try the face check's joker levels JOKER_LEVELS",
+    )
+    parser.add_argument(
         "--sure-name",
         type=lambda v: None if v == "off" else v if v == "models" else float(v),
         default="models",
@@ -407,10 +417,13 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
     scanner = replace(base, models=remembered)
     if args.face_least is not None and scanner.faces is not None:
         scanner = replace(scanner, faces=replace(scanner.faces, least=args.face_least))
-    if args.face_sweep and scanner.faces is None:
+    if (args.face_sweep or args.joker_sweep) and scanner.faces is None:
         parser.error("--face-sweep: these models have no face check ([face] in models.toml)")
     faced: dict[float, dict[str, list[Judged]]] = {
         level: {"hand": [], "lay-down": []} for level in (FACE_LEVELS if args.face_sweep else ())
+    }
+    jokers: dict[float, dict[str, list[Judged]]] = {
+        level: {"hand": [], "lay-down": []} for level in (JOKER_LEVELS if args.joker_sweep else ())
     }
     judged: dict[str, list[Judged]] = {"hand": [], "lay-down": []}
     truths: dict[str, dict[str, Any]] = {}
@@ -451,6 +464,13 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
                         image, rules=rules, kind=PhotoKind(kind)
                     )
                     faced[level][kind].append(judge(again, truth, photo))
+                for level in jokers:
+                    assert scanner.faces is not None
+                    check = replace(scanner.faces, joker_least=level or None)
+                    again = replace(scanner, faces=check).scan(
+                        image, rules=rules, kind=PhotoKind(kind)
+                    )
+                    jokers[level][kind].append(judge(again, truth, photo))
         if kept_at is not None and remembered.kept is not None:
             kept_at.write_bytes(pickle.dumps(remembered.kept))
 
@@ -554,6 +574,11 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
     if faced:
         assert scanner.faces is not None
         print_sweep(faced, scanner.faces.least, "face check level (sure level as above)")
+    if jokers:
+        assert scanner.faces is not None
+        print_sweep(
+            jokers, scanner.faces.joker_least or 0.0, "face check joker level (0: not checked)"
+        )
     return {"hand": shares(hands), "lay-down": shares(lay_downs)}
 
 

@@ -85,6 +85,16 @@ def test_the_settings_name_the_face_model_and_its_level(tmp_path: Path) -> None:
     write_settings(folder, min_read=0.4, sure_read=0.7, face="faces.onnx", face_least=0.05)
     files = ModelFiles.load(folder)
     assert files.face == folder / "faces.onnx" and files.face_least == 0.05
+    assert files.face_joker_least is None
+    write_settings(
+        folder,
+        min_read=0.4,
+        sure_read=0.7,
+        face="faces.onnx",
+        face_least=0.05,
+        face_joker_least=0.005,
+    )
+    assert ModelFiles.load(folder).face_joker_least == 0.005
     write_settings(folder, min_read=0.4, sure_read=0.7)
     assert ModelFiles.load(folder).face is None
 
@@ -95,6 +105,11 @@ def test_the_settings_name_the_face_model_and_its_level(tmp_path: Path) -> None:
         ('[face]\nfile = "other.onnx"\nleast = 0.05', ModelMissingError, "other.onnx"),
         ('[face]\nfile = "faces.onnx"\nleast = 1.5', ModelSettingsError, "least"),
         ('[face]\nfile = "faces.onnx"', ModelSettingsError, "least"),
+        (
+            '[face]\nfile = "faces.onnx"\nleast = 0.1\njoker_least = "low"',
+            ModelSettingsError,
+            "joker_least",
+        ),
         ('[face]\nfile = "../faces.onnx"\nleast = 0.1', ModelSettingsError, "file name"),
     ],
 )
@@ -170,6 +185,25 @@ def test_the_unsure_warning_names_the_read_the_face_contradicts() -> None:
     assert three.face is not None and three.face < 0.05
 
 
+def test_a_joker_read_is_checked_only_with_a_joker_level() -> None:
+    """A joker read where the face shows pips (a blurred fan's 7d read as the joker: 50
+    points in silence) is unsure with `joker_least`, and says so; without it, or where
+    the face shows a joker, the read stands."""
+    table = MiniTable()
+    table.card("JK", 300, 450)
+    table.card("5h", 700, 450)
+    pips = OneKind("pips")
+    assert _scan(table, FaceCheck(pips, 0.05)) == {"JK": True, "5h": True}
+    assert _scan(table, FaceCheck(pips, 0.05, 0.02)) == {"JK": False, "5h": True}
+    assert _scan(table, FaceCheck(OneKind("joker"), 0.05, 0.02)) == {"JK": True, "5h": True}
+    scanner = PhotoScanner(TableReader(table), faces=FaceCheck(pips, 0.05, 0.02))
+    snapshot = scanner.scan(FRAME, rules=RULES, kind=PhotoKind.HAND)
+    (unsure,) = [w for w in snapshot.warnings if w.code == "unsure"]
+    assert unsure.message == (
+        "1 read is unsure (JK): check it; JK looks like a standard card, not a joker"
+    )
+
+
 def test_one_corner_that_shows_the_right_kind_is_enough() -> None:
     check = FaceCheck(OneKind("court"), 0.05)
     frame = np.zeros((200, 200, 3), np.uint8)
@@ -180,13 +214,15 @@ def test_one_corner_that_shows_the_right_kind_is_enough() -> None:
     assert not check.contradicts(found[1]) and not check.contradicts(found[0])
 
 
-def test_jokers_and_rook_cards_are_not_checked() -> None:
+def test_rook_cards_are_never_checked_and_jokers_only_with_a_joker_level() -> None:
     check = FaceCheck(OneKind("court", 0.999), 0.05)
     frame = np.zeros((200, 200, 3), np.uint8)
     one = (10.0, 10.0, 30.0, 40.0)
     cards = [(Card.parse(name), (one,)) for name in ("JK", "5R", "ROOK", "7h")]
     assert check.agreement(frame, cards)[:3] == [None, None, None]
     assert check.contradicts(check.agreement(frame, cards)[3])
+    with_jokers = FaceCheck(OneKind("court", 0.999), 0.05, 0.02).agreement(frame, cards)
+    assert with_jokers[0] is not None and with_jokers[1:3] == [None, None]
 
 
 def _shipped_face_check() -> FaceCheck | None:
