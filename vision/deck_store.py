@@ -53,19 +53,23 @@ DECK_FILE = "deck.json"
 HEAD_FILE = "head.npz"
 LOCATOR_FILE = "cards-detector.onnx"
 """A deck's own adapted locator (`datasets.deck_locator`), when it has one."""
-LOCATOR_MINUTES = 8.5
+LOCATOR_MINUTES = 6.5
 """A taught deck's locator training, by default: with the reader's (`READER_MINUTES`),
 the scenes, the exports and the check of its levels (`datasets.deck_check`), the deck is
-ready in under 15 minutes on a 2-core CPU (docs/decks.md)."""
+ready in under 15 minutes on a 2-core CPU (docs/decks.md). 6.5 + 4 minutes read two
+validation looks (rook-slim; rook-unseen-hanken, 2026-11-28) better than 8.5 + 2 on
+every count measured: two more minutes of the reader's fine-tune pay more than of the
+locator's training."""
 LOCATOR_MINUTES_RANGE = (1.0, 120.0)
 LEVELS_FILE = "levels.json"
 """The sure level chosen for the deck's own models (`datasets.deck_check`), and the
 counts it was chosen on."""
 READER_FILE = "cards-reader.onnx"
 """A deck's own fine-tuned reader (`datasets.deck_locator`), when it has one."""
-READER_MINUTES = 2.0
-"""The reader's fine-tune after the locator's training, by default: on the Rook look the
-fine-tune's validation accuracy stops rising after about 1.5 minutes."""
+READER_MINUTES = 4.0
+"""The reader's fine-tune after the locator's training, by default (see
+`LOCATOR_MINUTES`). On the Rook look the fine-tune's own validation accuracy stopped
+rising after about 1.5 minutes, yet the scan read both validation looks better after 4."""
 READER_MINUTES_RANGE = (0.0, 60.0)
 CROPS_FOLDER = "crops"
 FACES_FOLDER = "faces"
