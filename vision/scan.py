@@ -454,8 +454,10 @@ def _outlines_with_an_index(reads: FrameReads, width: int, height: int) -> Frame
     Far from the camera it is the index the locator loses first: a fan of eight cards
     across the table showed three indices and the outline of a fourth card among them,
     and its points were proposed without a word (validation, unseen looks). There an
-    outline lying over a card with an index is a card (kept, it becomes "could not be
-    read"); close up, where the real-dev photos' stray outlines were, it is not kept."""
+    outline lying over a card with an index is a card: kept, it becomes "could not be
+    read", or gives a read card its own outline so the layout sees the pile (that fan
+    is now "piled"). Close up, where the real-dev photos' stray outlines were, it is not
+    kept."""
     boxes = reads.card_xyxy
     if not len(boxes):
         return reads
