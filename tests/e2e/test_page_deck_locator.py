@@ -7,6 +7,7 @@ minutes). Axe in both themes; screenshots in out/screenshots/decks-locator-*.png
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from locator_stand_in import stand_in_jobs
 from page_kit import PHONE, TIMEOUT, at_both_sizes, violations, wait_for_text
 from taught_deck import taught_deck
 
+from shanghai.vision.deck_store import LOCATOR_MINUTES
 from shanghai.vision.pipeline import CardModels, models_installed
 
 pytestmark = [
@@ -45,7 +47,9 @@ def test_teach_a_deck_its_locator_and_stop_it(
     assert item.locator(".locator-job").is_hidden()
 
     button.click()
-    wait_for_text(page, "#deck-item-home .locator-status", "Training its locator… 0 of 9 min")
+    budget = math.floor(LOCATOR_MINUTES + 0.5)  # the page rounds the minutes half up
+    training = f"Training its locator… 0 of {budget} min"
+    wait_for_text(page, "#deck-item-home .locator-status", training)
     assert item.locator(".locator-job progress").is_visible()
     assert item.locator(".remove-deck").is_disabled()
     for scheme in ("light", "dark"):
