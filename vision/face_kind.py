@@ -144,9 +144,10 @@ class FaceCheck:
         court = probabilities[:, FACE_KINDS.index("court")]
         pips = probabilities[:, FACE_KINDS.index("pips")]
         joker = probabilities[:, FACE_KINDS.index("joker")]
+        by_kind = {"court": court, "pips": pips, "joker": joker}
         for row, i in enumerate(owners):
             kind = face_kind(cards[i][0])
-            mine = {"court": court, "pips": pips, "joker": joker}[kind][row]
+            mine = by_kind[kind][row]
             rivals = court[row] + pips[row] + (joker[row] if kind == "joker" else 0.0)
             p = float(mine / max(float(rivals), 1e-6))
             before = found[i]

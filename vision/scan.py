@@ -470,9 +470,7 @@ def _outlines_with_an_index(reads: FrameReads, width: int, height: int) -> Frame
     sides = np.maximum(held[:, 2] - held[:, 0], held[:, 3] - held[:, 1])
     if len(held) and float(np.median(sides)) < FAR_CARD * max(width, height):
         for k in np.flatnonzero(~holds):
-            box = boxes[k]
-            area = max(float((box[2] - box[0]) * (box[3] - box[1])), 1e-6)
-            holds[k] = float(overlap_areas(box, held).max()) / area >= HIDDEN_OVERLAP
+            holds[k] = _covered(boxes[k], held) >= HIDDEN_OVERLAP
     return replace(reads, card_xyxy=boxes[holds])
 
 
