@@ -35,6 +35,9 @@ class MiniTable:
     index_in: float = 0.0
     """How much further in than usual the deck prints its indices: the share of the way
     from the usual place to the card's centre (0: where most decks print them)."""
+    whole_outlines: bool = False
+    """Each card's box is its whole outline, the covered part included, as the locator
+    often boxes the cards of a spread row (False: the visible pixels alone)."""
     placed: list[tuple[str, float, float, float, bool]] = field(default_factory=list)
     unreadable: set[int] = field(default_factory=set)
     """Positions in `placed` of cards whose outline is found and one corner located, but
@@ -107,7 +110,7 @@ class MiniTable:
             cv2.fillPoly(full, [np.round(quads[ident - 1]).astype(np.int32)], 1)
             own = mask == ident
             if own.sum() >= 0.15 * full.sum():
-                ys, xs = np.nonzero(own)
+                ys, xs = np.nonzero(full if self.whole_outlines else own)
                 boxes.append([xs.min(), ys.min(), xs.max() + 1, ys.max() + 1])
             cx, cy = INDEX_CENTRE
             w, h = INDEX_SIZE

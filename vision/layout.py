@@ -20,7 +20,8 @@ an index of one and an index of the other
 Axes, bodies and the local card length come from `orientation`. Rows are the
 connected groups. A covered card's box gives its axis only roughly, so the rows found
 give it again, across the line through its neighbours' indices, and the cards are
-linked anew with those axes (twice).
+linked anew with those axes (twice); a covered card left alone takes the axis of
+the row it lies near, until no more join (`RowGrouper._loose_axes`).
 
 Table order runs along the row (across the cards' long axis) towards the card lying
 on top: each card is laid over the last so the indices show, which puts the first card
@@ -192,6 +193,12 @@ class RowGrouper:
         for _ in range(2):
             geo = replace(geo, axes=self._row_axes(geo, rows, heads))
             rows, heads = self._rows(cards, geo)
+        for _ in range(len(cards)):
+            axes = self._loose_axes(geo, rows, heads, geo.axes)
+            if np.array_equal(axes, geo.axes):
+                break
+            geo = replace(geo, axes=axes)
+            rows, heads = self._rows(cards, geo)
         return [piece for row in rows for piece in _split_after_whole(cards, row)], length
 
     def _rows(
@@ -218,12 +225,12 @@ class RowGrouper:
         return rows, heads
 
     @staticmethod
-    def _row_axes(geo: _Geometry, rows: list[CardRow], heads: list[Counter[int]]) -> Float64Array:
-        """Long axes read off the rows found: across the line through each card's
-        neighbours' indices. A covered card's box gives its axis only roughly (a hand
-        spread wide shows most of each card, and its box's centre lies well to the
-        side of the index), the line of indices gives it well, fans included."""
-        axes = geo.axes.copy()
+    def _line_axes(
+        geo: _Geometry, rows: list[CardRow], heads: list[Counter[int]]
+    ) -> dict[int, Float64Array]:
+        """Per card in a row of two or more: the axis across the line through its
+        neighbours' indices (its own and its one neighbour's at a row's end)."""
+        lines: dict[int, Float64Array] = {}
         for row in rows:
             if len(row.members) < 2:
                 continue
@@ -234,7 +241,56 @@ class RowGrouper:
                 step = pts[min(k + 1, len(pts) - 1)] - pts[max(k - 1, 0)]
                 norm = float(np.hypot(*step))
                 if norm > 1e-6:
-                    axes[m] = np.array([-step[1], step[0]]) / norm
+                    lines[m] = np.array([-step[1], step[0]]) / norm
+        return lines
+
+    def _row_axes(
+        self, geo: _Geometry, rows: list[CardRow], heads: list[Counter[int]]
+    ) -> Float64Array:
+        """Long axes read off the rows found (`_line_axes`). A covered card's box gives
+        its axis only roughly (a hand spread wide shows most of each card, and its box's
+        centre lies well to the side of the index), the line of indices gives it well,
+        fans included. Twice only: the axes of a row ordered wrongly (three melds
+        joined) are wrong in turn, and passes after the second swing between two
+        groupings."""
+        axes = geo.axes.copy()
+        for m, axis in self._line_axes(geo, rows, heads).items():
+            axes[m] = axis
+        return self._loose_axes(geo, rows, heads, axes)
+
+    def _loose_axes(
+        self,
+        geo: _Geometry,
+        rows: list[CardRow],
+        heads: list[Counter[int]],
+        axes: Float64Array,
+    ) -> Float64Array:
+        """`axes`, where each covered card left out of every row takes the row's axis
+        (`_line_axes`) at the nearest row card whose index lies within `link_distance`
+        of its own, so the next pass tests the link along the row's line rather than
+        the card box's diagonal. Only loose cards change, and a loose card has no link
+        to lose: rows only grow by it, and the passes settle.
+
+        Why: at table distance a spread row steps about 0.6 card lengths, beyond the
+        neighbours that `card_axes` smooths over, and a covered card's box (the whole
+        card, its centre down and to the side of the index) gives an axis some 35
+        degrees off; a row's end cards then failed `across` and stood alone, flagged
+        "piled" on hands read right (validation seeds 3101 and 3103)."""
+        lines = self._line_axes(geo, rows, heads)
+        if not lines:
+            return axes
+        axes = axes.copy()
+        owner = np.concatenate([np.full(len(geo.points[m]), m) for m in lines])
+        spots = np.concatenate([geo.points[m] for m in lines]).reshape(-1, 2)
+        for row in rows:
+            m = row.members[0]
+            if len(row.members) != 1 or len(geo.points[m]) != 1:
+                continue
+            gaps = np.hypot(*(spots - geo.points[m][0]).T)
+            near = int(np.argmin(gaps))
+            reach = self.link_distance * (geo.lengths[m] + geo.lengths[owner[near]]) / 2
+            if gaps[near] <= reach:
+                axes[m] = lines[int(owner[near])]
         return axes
 
     def _links(self, geo: _Geometry) -> list[tuple[int, int, int, int]]:

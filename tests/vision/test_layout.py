@@ -9,7 +9,7 @@ import pytest
 
 from shanghai.engine.cards import parse_cards
 from shanghai.engine.variant_files import find_variant
-from shanghai.vision.layout import RowGrouper, row_gaps
+from shanghai.vision.layout import RowGrouper, piled_cards, row_gaps
 from shanghai.vision.physical import CardIdentifier
 from shanghai.vision.readings import IndexReadings
 from shanghai.vision.reconstruct import Reconstructor
@@ -383,3 +383,18 @@ def test_a_spread_row_of_a_deck_printing_its_indices_far_in_is_one_meld(mini_tab
     table.row(run, 600, 450, step=48)
     snapshot = Reconstructor(RULES, role="melds")(*table.measure(), table.width, table.height)
     assert _melds(snapshot) == [" ".join(run)]
+
+
+@pytest.mark.parametrize("angle", [0.0, 8.0, 100.0, 190.0])
+def test_a_wide_spread_row_boxed_whole_is_one_row(mini_table, angle) -> None:  # type: ignore[no-untyped-def]
+    """Ten cards spread 0.6 card lengths apart, each boxed by its whole outline: a
+    covered card's box centre lies down and well to the side of its index, an axis some
+    35 degrees off, and its neighbours' indices lie beyond the axes' smoothing reach.
+    The row still takes every card, its end cards included, so none is "piled"."""
+    table = mini_table(whole_outlines=True, width=1400)
+    hand = ["8d", "3c", "Th", "6d", "9h", "7d", "Kh", "2c", "5d", "4s"]
+    table.row(hand, 700, 450, step=53, angle=angle)
+    found = CardIdentifier().identify(*table.measure())
+    rows = RowGrouper().group(found.cards)[0]
+    assert [len(row.members) for row in rows] == [len(hand)]
+    assert piled_cards(found.cards, rows) == []
