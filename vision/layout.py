@@ -194,7 +194,7 @@ class RowGrouper:
             geo = replace(geo, axes=self._row_axes(geo, rows, heads))
             rows, heads = self._rows(cards, geo)
         for _ in range(len(cards)):
-            axes = self._loose_axes(geo, rows, heads, geo.axes)
+            axes = self._loose_axes(geo, rows, self._line_axes(geo, rows, heads), geo.axes)
             if np.array_equal(axes, geo.axes):
                 break
             geo = replace(geo, axes=axes)
@@ -253,20 +253,21 @@ class RowGrouper:
         fans included. Twice only: the axes of a row ordered wrongly (three melds
         joined) are wrong in turn, and passes after the second swing between two
         groupings."""
+        lines = self._line_axes(geo, rows, heads)
         axes = geo.axes.copy()
-        for m, axis in self._line_axes(geo, rows, heads).items():
+        for m, axis in lines.items():
             axes[m] = axis
-        return self._loose_axes(geo, rows, heads, axes)
+        return self._loose_axes(geo, rows, lines, axes)
 
     def _loose_axes(
         self,
         geo: _Geometry,
         rows: list[CardRow],
-        heads: list[Counter[int]],
+        lines: dict[int, Float64Array],
         axes: Float64Array,
     ) -> Float64Array:
         """`axes`, where each covered card left out of every row takes the row's axis
-        (`_line_axes`) at the nearest row card whose index lies within `link_distance`
+        (`lines`, from `_line_axes`) at the nearest row card whose index lies within `link_distance`
         of its own, so the next pass tests the link along the row's line rather than
         the card box's diagonal. Only loose cards change, and a loose card has no link
         to lose: rows only grow by it, and the passes settle.
@@ -276,7 +277,6 @@ class RowGrouper:
         card, its centre down and to the side of the index) gives an axis some 35
         degrees off; a row's end cards then failed `across` and stood alone, flagged
         "piled" on hands read right (validation seeds 3101 and 3103)."""
-        lines = self._line_axes(geo, rows, heads)
         if not lines:
             return axes
         axes = axes.copy()
