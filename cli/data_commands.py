@@ -127,7 +127,7 @@ def _generate(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     written = (
         f"{summary.crops} crops"
-        if args.kind in ("crops", "face-crops")
+        if args.kind in ("crops", "face-crops", "upright-crops")
         else f"{summary.images} images"
     )
     splits = ", ".join(f"{k} {v}" for k, v in sorted(summary.per_split.items()))

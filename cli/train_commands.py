@@ -44,12 +44,14 @@ def _write_settings(to: Path) -> None:
     """`models.toml` for models just exported to `to`: kept when one is there (a
     re-export of the same models), else the shipped models' levels with a note, and
     the shipped face check (`vision/face_kind.py`: it reads no index, so it serves any
-    locator and reader) copied beside them."""
+    locator and reader) and upright check (`vision/upright.py`: it splits any reader's
+    6-or-9 doubt) copied beside them."""
     if (to / model_files.SETTINGS_FILE).is_file():
         return
     shipped = model_files.ModelFiles.load()
-    if shipped.face is not None:
-        shutil.copyfile(shipped.face, to / shipped.face.name)
+    for check in (shipped.face, shipped.upright):
+        if check is not None:
+            shutil.copyfile(check, to / check.name)
     model_files.write_settings(
         to,
         min_read=shipped.min_read,
@@ -59,6 +61,7 @@ def _write_settings(to: Path) -> None:
         face=None if shipped.face is None else shipped.face.name,
         face_least=shipped.face_least,
         face_joker_least=shipped.face_joker_least,
+        upright=None if shipped.upright is None else shipped.upright.name,
     )
 
 

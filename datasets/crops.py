@@ -16,14 +16,32 @@ import numpy as np
 
 from shanghai.engine.cards import CARD_CLASSES, Card
 from shanghai.vision.arrays import Box, Frame
+from shanghai.vision.card_model import turn
 from shanghai.vision.crops import CROP_CONTEXT, CROP_SIZE, square_crop
 from shanghai.vision.face_kind import FACE_CONTEXT, FACE_KINDS, face_crop, face_kind
+from shanghai.vision.upright import UPRIGHT_CLASSES, turned_card, upright_crop
 
 from .labels import index_box
 from .scene import Rendered
 from .writer import write_crop
 
-__all__ = ["CROP_CONTEXT", "CROP_SIZE", "square_crop", "write_face_crops", "write_index_crops"]
+__all__ = [
+    "CROP_CONTEXT",
+    "CROP_SIZE",
+    "UPRIGHT_COPIES",
+    "UPRIGHT_JITTER_DEG",
+    "square_crop",
+    "write_face_crops",
+    "write_index_crops",
+    "write_upright_crops",
+]
+
+UPRIGHT_COPIES = 3
+"""Cuts of each Rook 6 or 9 index, each with its own jitter: they are 2 of a Rook
+deck's 14 ranks, so a scene holds few."""
+UPRIGHT_JITTER_DEG = 15.0
+"""Spread (standard deviation) of the turn added to an upright crop: the scan's up comes
+from a card's fitted pose, which is off by some degrees on covered cards."""
 
 
 def write_index_crops(
@@ -86,4 +104,40 @@ def _write_crops(
             write_crop(root, split, name, f"{stem}-{k}", crop, classes)
             made[name] += 1
             k += 1
+    return made
+
+
+def write_upright_crops(
+    root: Path, split: str, stem: str, rendered: Rendered, rng: np.random.Generator
+) -> Counter[str]:
+    """Every visible index of a Rook 6 or 9 in `rendered`, turned upright by its card's
+    true pose with a jittered turn (`vision.upright.upright_crop`), `UPRIGHT_COPIES`
+    times, into `root/split/RANK/`; returns how many crops each rank got. An index is
+    printed upright from its own corner: its up is the card's top edge's side for an
+    index in the card's top half, the bottom edge's for one in the bottom half."""
+    made: Counter[str] = Counter()
+    h, w = rendered.image.shape[:2]
+    k = 0
+    for label in rendered.labels():
+        card = label.placement.card
+        if turned_card(card) is None:
+            continue
+        corners = np.asarray(label.quad, dtype=np.float64)
+        top = corners[0] - corners[3]
+        top /= max(float(np.hypot(*top)), 1e-9)
+        for ix in label.indices:
+            if ix.state != "visible":
+                continue
+            x0, y0, x1, y1 = index_box(ix.quad, w, h)
+            centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
+            up = top if float((centre - corners.mean(axis=0)) @ top) > 0 else -top
+            for _ in range(UPRIGHT_COPIES):
+                side = max(x1 - x0, y1 - y0) * CROP_CONTEXT * float(rng.uniform(0.88, 1.15))
+                at = centre + rng.normal(0.0, 0.04, 2) * side
+                turned = turn(up, float(rng.normal(0.0, UPRIGHT_JITTER_DEG)))
+                crop = upright_crop(rendered.image, (float(at[0]), float(at[1])), side, turned)
+                name = str(card.rank)
+                write_crop(root, split, name, f"{stem}-{k}", crop, UPRIGHT_CLASSES)
+                made[name] += 1
+                k += 1
     return made

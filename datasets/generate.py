@@ -17,6 +17,10 @@ Kinds (each writes under `<out>/<kind>/`):
   folders named by the card's face kind, for the face classifier: half from table
   scenes, half from the scan's hand and lay-down photos, whose fans hide most of a
   card's face.
+- `upright-crops`: every visible index of a Rook 6 or 9 turned upright by its card's
+  pose (`shanghai.vision.upright`), in folders `6/` and `9/`, for the upright
+  classifier; half from table scenes (`--rook-share 1` makes them all Rook), half from
+  the scan's photos.
 
 Item `i` is drawn from its own generator seeded by (seed, kind, i) and written under a
 name holding the seed and `i`, so results do not depend on `--workers`, and a
@@ -40,9 +44,10 @@ import numpy as np
 from tqdm import tqdm
 
 from shanghai.vision.face_kind import FACE_KINDS
+from shanghai.vision.upright import UPRIGHT_CLASSES
 
 from .backgrounds import HELD_OUT_FAMILIES, TRAIN_FAMILIES
-from .crops import CROP_SIZE, write_face_crops, write_index_crops
+from .crops import CROP_SIZE, write_face_crops, write_index_crops, write_upright_crops
 from .fonts import require_system_fonts
 from .labels import CLASS_NAMES, CardLabel, yolo_lines
 from .sampling import ROOK_SHARE, sample_scene
@@ -58,9 +63,19 @@ from .writer import (
 
 __all__ = ["KINDS", "GenerateConfig", "GenerateSummary", "generate", "item_rng", "make_item"]
 
-KINDS: tuple[str, ...] = ("scenes", "tiles", "crops", "roundend", "photo-tiles", "face-crops")
+KINDS: tuple[str, ...] = (
+    "scenes",
+    "tiles",
+    "crops",
+    "roundend",
+    "photo-tiles",
+    "face-crops",
+    "upright-crops",
+)
 _KIND_CODES = {kind: i + 1 for i, kind in enumerate(KINDS)}
 DETECT_KINDS = ("scenes", "tiles", "roundend", "photo-tiles")
+CROP_KINDS = {"face-crops": write_face_crops, "upright-crops": write_upright_crops}
+"""Kinds of classifier crops drawn half from table scenes, half from the scan's photos."""
 WORKER_TASKS = 100
 """Items a worker process renders before it is replaced."""
 
@@ -225,13 +240,13 @@ def make_item(cfg: GenerateConfig, index: int) -> ItemResult:
 
         rendered, truth = render_round_end(rng, split, looks)
         return _detect_item(cfg, stem, split, rendered, {"round": truth})
-    if cfg.kind == "photo-tiles" or (cfg.kind == "face-crops" and rng.random() < 0.5):
+    if cfg.kind == "photo-tiles" or (cfg.kind in CROP_KINDS and rng.random() < 0.5):
         from .hand_photos import render_hand_photo, render_lay_down_photo
 
         render = render_hand_photo if rng.random() < 0.5 else render_lay_down_photo
         photo, _truth = render(rng, split, looks)
-        if cfg.kind == "face-crops":
-            return _faces_item(cfg, stem, split, rng, photo)
+        if cfg.kind in CROP_KINDS:
+            return _crops_item(cfg, stem, split, rng, photo)
         return _tile_item(cfg, stem, split, rng, photo)
     rendered = sample_scene(
         rng, split, looks, rook_share=cfg.rook_share, extra_jokers=cfg.extra_jokers
@@ -240,8 +255,8 @@ def make_item(cfg: GenerateConfig, index: int) -> ItemResult:
         return _detect_item(cfg, stem, split, rendered)
     if cfg.kind == "tiles":
         return _tile_item(cfg, stem, split, rng, rendered)
-    if cfg.kind == "face-crops":
-        return _faces_item(cfg, stem, split, rng, rendered)
+    if cfg.kind in CROP_KINDS:
+        return _crops_item(cfg, stem, split, rng, rendered)
     # crops: every readable index of the frame, cut out for the reader
     result = ItemResult(split=split)
     made = write_index_crops(cfg.root, split, stem, rendered, rng, cfg.crop_size)
@@ -250,11 +265,11 @@ def make_item(cfg: GenerateConfig, index: int) -> ItemResult:
     return result
 
 
-def _faces_item(
+def _crops_item(
     cfg: GenerateConfig, stem: str, split: str, rng: np.random.Generator, rendered: Rendered
 ) -> ItemResult:
-    """The face crops of one frame (`crops.write_face_crops`)."""
-    made = write_face_crops(cfg.root, split, stem, rendered, rng)
+    """The face or upright crops of one frame (`CROP_KINDS`)."""
+    made = CROP_KINDS[cfg.kind](cfg.root, split, stem, rendered, rng)
     return ItemResult(split=split, crops=sum(made.values()), classes=made)
 
 
@@ -272,6 +287,8 @@ def _manifest(cfg: GenerateConfig, summary: GenerateSummary) -> dict[str, Any]:
             if cfg.kind in DETECT_KINDS
             else list(FACE_KINDS)
             if cfg.kind == "face-crops"
+            else list(UPRIGHT_CLASSES)
+            if cfg.kind == "upright-crops"
             else "engine CARD_CLASSES"
         ),
         "looks": [

@@ -1,4 +1,7 @@
-"""Train the face check's classifier (`vision/face_kind.py`) and export it int8.
+"""Train the scan's small classifiers (the face check, the upright 6-or-9 check) and
+export them int8.
+
+The face check (`vision/face_kind.py`):
 
     .venv/bin/shanghai data generate --kind face-crops --out data/face/train --n 4000 \\
         --seed 4101 --split train --workers 2 --rook-share 0.15 --extra-jokers 1
@@ -9,33 +12,66 @@
     .venv/bin/python tools/train_face.py train --name face1 --epochs 12
     .venv/bin/python tools/train_face.py export runs/face1/weights/best.pt models
 
+The upright check (`vision/upright.py`), the same with `--check upright`:
+
+    .venv/bin/shanghai data generate --kind upright-crops --out data/upright/train \\
+        --n 3000 --seed 5101 --split train --workers 2 --rook-share 1
+    .venv/bin/shanghai data generate --kind upright-crops --out data/upright/val \\
+        --n 400 --seed 5201 --split val --workers 2 --rook-share 1
+    .venv/bin/shanghai data generate --kind upright-crops --out data/upright/unseen \\
+        --n 400 --seed 5301 --split val-unseen --workers 2 --rook-share 1
+    .venv/bin/python tools/train_face.py --check upright train --name upright1 --epochs 8
+    .venv/bin/python tools/train_face.py --check upright export \\
+        runs/upright1/weights/best.pt models
+
 The validation folder joins the fixed looks' val crops and the unseen looks' so the
-epoch kept (`best.pt`) reads both. `export` writes `cards-face.onnx` (7-bit int8 weights,
-calibrated on training crops, as the reader: `datasets/quantize.py`) into a models
-folder; name it in that folder's `models.toml` (`[face] file`, `least`) and choose
-`least` on validation (`tests/benchmarks/scan_eval.py --face-sweep`). Needs the `train`
-extra. Figures: models/MODEL_CARD.md, "Face check".
+epoch kept (`best.pt`) reads both. `export` writes the check's file (7-bit int8
+weights, calibrated on training crops, as the reader: `datasets/quantize.py`) into a
+models folder; name it in that folder's `models.toml` (`[face] file` and `least`,
+chosen on validation with `tests/benchmarks/scan_eval.py --face-sweep`; `[upright]
+file`). Needs the `train` extra. Figures: models/MODEL_CARD.md, "Face check" and
+"Upright check".
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from shanghai.datasets.quantize import calibration_images, quantize_reader
 from shanghai.datasets.training import ReaderConfig, export_onnx, train_reader
+from shanghai.vision.crops import CROP_SIZE
 from shanghai.vision.face_kind import FACE_SIZE
+from shanghai.vision.model_files import FACE_FILE, UPRIGHT_FILE
 
-FACE_FILE = "cards-face.onnx"
+
+@dataclass(frozen=True)
+class Check:
+    """What differs between the checks: the generator's kind, the file and the input."""
+
+    kind: str
+    file: str
+    size: int
+    extra: dict[str, Any]
+
+
+CHECKS = {
+    # A court mirrored is still a court: unlike an index, a face may be flipped.
+    "face": Check("face-crops", FACE_FILE, FACE_SIZE, {"save_period": 1, "fliplr": 0.5}),
+    # A 6 mirrored is no 6; the reader's own settings (no flips) apply.
+    "upright": Check("upright-crops", UPRIGHT_FILE, CROP_SIZE, {"save_period": 1}),
+}
 
 
 def link_split(sources: list[Path], to: Path) -> None:
-    """One classify split from several generated ones: `to/KIND/` links to every crop
-    of `source/KIND/`, named by the source's data folder so none collide."""
+    """One classify split from several generated ones: `to/CLASS/` links to every crop
+    of `source/CLASS/`, named by the source's data folder so none collide."""
     for source in sources:
         if not source.is_dir():
-            raise SystemExit(f"{source}: no such folder (generate the face crops first)")
+            raise SystemExit(f"{source}: no such folder (generate the crops first)")
         for kind in sorted(p for p in source.iterdir() if p.is_dir()):
             folder = to / kind.name
             folder.mkdir(parents=True, exist_ok=True)
@@ -45,29 +81,29 @@ def link_split(sources: list[Path], to: Path) -> None:
                     os.symlink(crop.resolve(), link)
 
 
-def train(args: argparse.Namespace) -> None:
-    link_split([args.data / "train/face-crops/train"], args.linked / "train")
-    val = [args.data / "val/face-crops/val", args.data / "unseen/face-crops/val-unseen"]
-    link_split(val, args.linked / "val")
+def train(args: argparse.Namespace, check: Check) -> None:
+    linked = args.linked or args.data / "all"
+    link_split([args.data / f"train/{check.kind}/train"], linked / "train")
+    val = [args.data / f"val/{check.kind}/val", args.data / f"unseen/{check.kind}/val-unseen"]
+    link_split(val, linked / "val")
     config = ReaderConfig(
-        data=args.linked,
+        data=linked,
         out=args.runs,
         name=args.name,
-        imgsz=FACE_SIZE,
+        imgsz=check.size,
         epochs=args.epochs,
         workers=2,
         seed=3,
-        # A court mirrored is still a court: unlike an index, a face may be flipped.
-        extra={"save_period": 1, "fliplr": 0.5},
+        extra=check.extra,
     )
     print(train_reader(config))
 
 
-def export(args: argparse.Namespace) -> None:
-    to: Path = args.to / FACE_FILE
+def export(args: argparse.Namespace, check: Check) -> None:
+    to: Path = args.to / check.file
     float_model = to.with_suffix(".float.onnx")
-    export_onnx(args.weights, imgsz=FACE_SIZE, dynamic=True, to=float_model)
-    crops = calibration_images(args.data / "train/face-crops/train", 256, suffix=".png")
+    export_onnx(args.weights, imgsz=check.size, dynamic=True, to=float_model)
+    crops = calibration_images(args.data / f"train/{check.kind}/train", 256, suffix=".png")
     quantize_reader(float_model, to, crops)
     float_model.unlink()
     print(f"exported {to}")
@@ -75,18 +111,24 @@ def export(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=Path("data/face"))
+    parser.add_argument("--check", choices=tuple(CHECKS), default="face")
+    parser.add_argument("--data", type=Path, default=None, help="default data/CHECK")
     sub = parser.add_subparsers(dest="command", required=True)
-    fit = sub.add_parser("train", help="train from the generated face crops")
-    fit.add_argument("--name", default="face1")
+    fit = sub.add_parser("train", help="train from the generated crops")
+    fit.add_argument("--name", default=None, help="default CHECK1")
     fit.add_argument("--epochs", type=int, default=12)
     fit.add_argument("--runs", type=Path, default=Path("runs"))
-    fit.add_argument("--linked", type=Path, default=Path("data/face/all"))
+    fit.add_argument("--linked", type=Path, default=None, help="default DATA/all")
     out = sub.add_parser("export", help="int8 ONNX into a models folder")
     out.add_argument("weights", type=Path)
     out.add_argument("to", type=Path)
     args = parser.parse_args()
-    train(args) if args.command == "train" else export(args)
+    if args.data is None:
+        args.data = Path("data") / args.check
+    if args.command == "train" and args.name is None:
+        args.name = f"{args.check}1"
+    check = CHECKS[args.check]
+    train(args, check) if args.command == "train" else export(args, check)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from shanghai.engine.cards import Card, DeckFamily, Suit
 
 from .arrays import Box, Frame
 from .crops import square_crop
-from .model_files import ModelFiles, ModelSettingsError
+from .model_files import ModelFiles
 from .onnx_models import OnnxClassifier
 
 __all__ = [
@@ -106,11 +106,7 @@ class FaceCheck:
         Raises `ModelSettingsError` for a model whose classes are not `FACE_KINDS`."""
         if files.face is None:
             return None
-        model = OnnxClassifier(files.face, threads=threads)
-        if tuple(model.names) != FACE_KINDS:
-            raise ModelSettingsError(
-                f"{files.face.name}: classes {list(model.names)}, expected {list(FACE_KINDS)}"
-            )
+        model = OnnxClassifier.with_classes(files.face, FACE_KINDS, threads=threads)
         return cls(model, files.face_least, files.face_joker_least)
 
     def checked(self, card: Card) -> bool:

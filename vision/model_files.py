@@ -40,6 +40,13 @@ than that against the standard faces (court, pips) is unsure.
     least = 0.05
     joker_least = 0.005          # optional
 
+`[upright]`, when given, names the upright classifier (`upright`): it tells a Rook 6
+from a 9 on the index turned upright by the card's pose, and the scan splits the
+reader's probability of the pair by it.
+
+    [upright]
+    file = "cards-upright.onnx"
+
 `sure_name`, when given, is a third level: a read the reader itself gives at least that
 probability is proposed without asking whatever its locating confidence, unless
 another card of the photo has the same name (`scan.PhotoScanner.is_sure`).
@@ -63,6 +70,7 @@ __all__ = [
     "FACE_FILE",
     "READER_FILE",
     "SETTINGS_FILE",
+    "UPRIGHT_FILE",
     "ModelFiles",
     "ModelMissingError",
     "ModelSettingsError",
@@ -77,6 +85,7 @@ SETTINGS_FILE = "models.toml"
 DETECTOR_FILE = "cards-detector.onnx"
 READER_FILE = "cards-reader.onnx"
 FACE_FILE = "cards-face.onnx"
+UPRIGHT_FILE = "cards-upright.onnx"
 DETECTOR_CLASSES = ("card", "index")
 """The locator's classes, by these names (a card's visible extent; a rank+suit corner)."""
 
@@ -116,6 +125,8 @@ class ModelFiles:
     """A read whose kind the face classifier gives less than this is unsure (`[face] least`)."""
     face_joker_least: float | None = None
     """The same for a joker read (`[face] joker_least`); None: jokers are not checked."""
+    upright: Path | None = None
+    """The upright 6-or-9 classifier (`[upright] file`), None when the folder has none."""
 
     @classmethod
     def load(cls, folder: str | Path | None = None) -> ModelFiles:
@@ -141,6 +152,7 @@ class ModelFiles:
                 sure_name=_optional_level(data, "sure_name"),
                 ensemble=tuple(where / name for name in _names(data, "reader", "ensemble")),
                 **_face(data, where),
+                upright=where / _text(data, "upright", "file") if "upright" in data else None,
             )
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise ModelSettingsError(f"{shown / SETTINGS_FILE}: {exc}") from None
@@ -158,8 +170,8 @@ class ModelFiles:
             raise ModelSettingsError(
                 f"{shown / SETTINGS_FILE}: [reader] ensemble names a reader twice"
             )
-        face = () if files.face is None else (files.face,)
-        for model in (files.detector, files.reader, *files.ensemble, *face):
+        extra = tuple(f for f in (files.face, files.upright) if f is not None)
+        for model in (files.detector, files.reader, *files.ensemble, *extra):
             if not model.is_file():
                 raise ModelMissingError(f"the card model is not installed: {shown / model.name}")
         return files
@@ -203,6 +215,7 @@ def write_settings(
     face: str | None = None,
     face_least: float = 0.0,
     face_joker_least: float | None = None,
+    upright: str | None = None,
 ) -> Path:
     """Write `folder/models.toml` for models just exported there (`shanghai train`)."""
     lines = [f"# {line}" for line in note.splitlines()]
@@ -225,6 +238,8 @@ def write_settings(
         lines += ["", "[face]", f'file = "{face}"', f"least = {face_least}"]
         if face_joker_least is not None:
             lines.append(f"joker_least = {face_joker_least}")
+    if upright is not None:
+        lines += ["", "[upright]", f'file = "{upright}"']
     path = folder / SETTINGS_FILE
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path

@@ -30,6 +30,7 @@ from PIL import Image
 
 from .arrays import Frame
 from .detections import Detections
+from .model_files import ModelSettingsError
 
 __all__ = [
     "EMBEDDING_OUTPUT",
@@ -216,6 +217,20 @@ class OnnxClassifier:
         outputs = [o.name for o in self.session.get_outputs()]
         self.output_names = [outputs[0]] + [n for n in outputs[1:] if n == EMBEDDING_OUTPUT]
         """The probabilities' output, then the embedding's when the reader has one."""
+
+    @classmethod
+    def with_classes(
+        cls, path: Path, classes: tuple[str, ...], *, threads: int | None = None
+    ) -> OnnxClassifier:
+        """A classifier that must have exactly `classes`, in order (a check's model:
+        a file named in the wrong table would be read by class id as nonsense).
+        Raises `ModelSettingsError` otherwise."""
+        model = cls(path, threads=threads)
+        if tuple(model.names) != classes:
+            raise ModelSettingsError(
+                f"{path.name}: classes {list(model.names)}, expected {list(classes)}"
+            )
+        return model
 
     def preprocess(self, crop: Frame) -> npt.NDArray[np.float32]:
         rgb = Image.fromarray(cv2.cvtColor(crop, cv2.COLOR_BGR2RGB))

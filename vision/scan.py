@@ -48,6 +48,7 @@ from .snapshot import (
     TableSnapshot,
     meld_verdict,
 )
+from .upright import UprightCheck, split_pair, turned_card
 from .zones import ZoneConfig
 
 __all__ = ["FrameReader", "PhotoKind", "PhotoScanner", "ScanInputError"]
@@ -116,6 +117,9 @@ class PhotoScanner:
     faces: FaceCheck | None = None
     """The models' face check (`face_kind.FaceCheck`): a read whose kind the card
     around its index contradicts is proposed marked unsure. None: no such check."""
+    upright: UprightCheck | None = None
+    """The models' upright 6-or-9 check (`upright.UprightCheck`): a Rook 6 or 9 read
+    again the right way up. None: no such check."""
 
     @classmethod
     def load(
@@ -143,12 +147,13 @@ class PhotoScanner:
     ) -> PhotoScanner:
         """A scanner for models already loaded, with their folder's face check when they
         are the card models (`CardModels`; a stand-in reads without one)."""
-        faces = (
-            FaceCheck.load(models.files, threads=threads)
-            if isinstance(models, CardModels)
-            else None
+        if not isinstance(models, CardModels):
+            return cls(models, sure)
+        faces = FaceCheck.load(models.files, threads=threads)
+        upright = UprightCheck.load(
+            models.files, models.classify, models.reader.names, threads=threads
         )
-        return cls(models, sure, faces)
+        return cls(models, sure, faces, upright)
 
     @property
     def name(self) -> str:
@@ -197,7 +202,34 @@ class PhotoScanner:
         reconstruct = Reconstructor(rules, players, zones, ROLES[kind])
         snapshot = reconstruct(reads.readings, reads.card_xyxy, width, height)
         snapshot = _place(snapshot, kind)
-        return self._judged(self._faced(snapshot, image), reads, quality)
+        return self._judged(self._faced(self._turned(snapshot, image), image), reads, quality)
+
+    def _turned(self, snapshot: TableSnapshot, image: Frame) -> TableSnapshot:
+        """Each Rook 6 or 9 read again with its pair {6, 9} split by the upright check
+        (`upright.split_pair`): it may turn into its partner, and its reading (with its
+        confidence and the reading of its point value) becomes what both views say."""
+        if self.upright is None or not snapshot.cards:
+            return snapshot
+        cards = list(snapshot.cards)
+        for i, split in enumerate(self.upright.splits(image, snapshot.cards)):
+            if split is None:
+                continue
+            card = cards[i]
+            turned, reading = split_pair(split)
+            before = card.reading if card.reading is not None else card.confidence
+            score = card.score_reading if card.score_reading is not None else before
+            partner = turned_card(card.card)
+            assert partner is not None
+            # The name's share of its point value is replaced; a partner's is its own.
+            kept = min(1.0, max(reading, score - before + reading))
+            cards[i] = replace(
+                card,
+                card=partner if turned else card.card,
+                confidence=min(1.0, card.confidence * reading / before) if before > 0 else 0.0,
+                reading=reading,
+                score_reading=reading if turned else kept,
+            )
+        return replace(snapshot, cards=tuple(cards))
 
     def _faced(self, snapshot: TableSnapshot, image: Frame) -> TableSnapshot:
         """Each card with its face check's agreement (`SeenCard.face`)."""

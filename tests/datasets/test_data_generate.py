@@ -20,6 +20,7 @@ from shanghai.datasets.generate import GenerateConfig, generate
 from shanghai.datasets.splits import UNSEEN_VAL, choose_background, choose_looks
 from shanghai.engine.cards import CARD_CLASSES, JOKER, Card, DeckFamily
 from shanghai.vision.face_kind import FACE_KINDS, FACE_MASK, FACE_SIZE
+from shanghai.vision.upright import UPRIGHT_CLASSES
 
 HELD_OUT_LOOKS = {look.name for look in code_looks() if look.held_out}
 
@@ -122,6 +123,22 @@ def test_face_crops_land_in_face_kind_folders_with_the_index_hidden(tmp_path: Pa
     assert {"court", "pips"} <= {crop.parent.name for crop in crops}
     manifest = json.loads((root / "manifest.json").read_text())
     assert manifest["kind"] == "face-crops" and manifest["classes"] == list(FACE_KINDS)
+
+
+def test_upright_crops_hold_rook_6s_and_9s_the_right_way_up(tmp_path: Path) -> None:
+    cfg = GenerateConfig(
+        out=tmp_path, n=12, seed=3, kind="upright-crops", split="train", rook_share=1.0
+    )
+    generate(cfg, progress=False)
+    crops = list(cfg.root.rglob("*.png"))
+    # 6s and 9s are 2 of 14 Rook ranks; 12 items still hold both, 3 cuts per index.
+    assert {crop.parent.name for crop in crops} == set(UPRIGHT_CLASSES)
+    assert len(crops) % 3 == 0
+    for crop in crops:
+        assert crop.parent.parent.name == "train"
+        assert cv2.imread(str(crop)).shape == (64, 64, 3)
+    manifest = json.loads((cfg.root / "manifest.json").read_text())
+    assert manifest["kind"] == "upright-crops" and manifest["classes"] == list(UPRIGHT_CLASSES)
 
 
 @pytest.mark.parametrize(("share", "family"), [(1.0, "rook"), (0.0, "standard")])

@@ -4,12 +4,12 @@ scan that marks a read whose kind the card around it contradicts."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
 from mini_table import MiniTable, TableReader
+from model_stand_ins import shipped_locator_and_reader, stand_in_files
 
 from shanghai.engine.cards import Card
 from shanghai.engine.variant_files import find_variant
@@ -27,7 +27,6 @@ from shanghai.vision.model_files import (
     ModelFiles,
     ModelMissingError,
     ModelSettingsError,
-    default_models_dir,
     write_settings,
 )
 from shanghai.vision.pipeline import models_installed
@@ -73,15 +72,9 @@ def test_the_face_crop_hides_the_index_and_keeps_the_card_around_it() -> None:
     assert (crop[:, 0, 1] == 90).all() and (crop[:, -1] == 240).all()
 
 
-def _stand_ins(folder: Path, *names: str) -> None:
-    folder.mkdir(exist_ok=True)
-    for name in names:
-        (folder / name).write_bytes(b"stand-in")
-
-
 def test_the_settings_name_the_face_model_and_its_level(tmp_path: Path) -> None:
     folder = tmp_path / "models"
-    _stand_ins(folder, model_files.DETECTOR_FILE, model_files.READER_FILE, "faces.onnx")
+    stand_in_files(folder, model_files.DETECTOR_FILE, model_files.READER_FILE, "faces.onnx")
     write_settings(folder, min_read=0.4, sure_read=0.7, face="faces.onnx", face_least=0.05)
     files = ModelFiles.load(folder)
     assert files.face == folder / "faces.onnx" and files.face_least == 0.05
@@ -117,7 +110,7 @@ def test_a_bad_face_table_is_refused_on_load(
     tmp_path: Path, table: str, error: type[Exception], match: str
 ) -> None:
     folder = tmp_path / "models"
-    _stand_ins(folder, model_files.DETECTOR_FILE, model_files.READER_FILE, "faces.onnx")
+    stand_in_files(folder, model_files.DETECTOR_FILE, model_files.READER_FILE, "faces.onnx")
     path = write_settings(folder, min_read=0.4, sure_read=0.7)
     path.write_text(path.read_text() + "\n" + table + "\n")
     with pytest.raises(error, match=match):
@@ -127,9 +120,7 @@ def test_a_bad_face_table_is_refused_on_load(
 @needs_models
 def test_a_face_model_of_other_classes_is_refused(tmp_path: Path) -> None:
     folder = tmp_path / "models"
-    folder.mkdir()
-    for name in (model_files.DETECTOR_FILE, model_files.READER_FILE):
-        shutil.copyfile(default_models_dir() / name, folder / name)
+    shipped_locator_and_reader(folder)
     # The reader named as the face model: its classes are card names, not face kinds.
     write_settings(
         folder, min_read=0.4, sure_read=0.7, face=model_files.READER_FILE, face_least=0.05

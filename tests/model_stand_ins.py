@@ -1,0 +1,24 @@
+"""Model files that are only their names: settings tests load a folder's `models.toml`,
+which checks that every file it names is there, without reading any of them."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+
+def stand_in_files(folder: Path, *names: str) -> None:
+    """Create `folder` (if needed) holding a placeholder file for each name."""
+    folder.mkdir(exist_ok=True)
+    for name in names:
+        (folder / name).write_bytes(b"stand-in")
+
+
+def shipped_locator_and_reader(folder: Path) -> None:
+    """Copy the shipped locator and reader into a new `folder`, to be named by settings
+    a test writes there."""
+    from shanghai.vision import model_files
+
+    folder.mkdir()
+    for name in (model_files.DETECTOR_FILE, model_files.READER_FILE):
+        shutil.copyfile(model_files.default_models_dir() / name, folder / name)
