@@ -41,6 +41,7 @@ from .arrays import Box, Float64Array, Frame
 from .card_model import DIAGONAL_TURN_DEG, turn
 from .crops import CROP_CONTEXT, CROP_SIZE, square_crop
 from .face_kind import KindModel
+from .layout import card_length
 from .model_files import ModelFiles
 from .onnx_models import OnnxClassifier
 from .snapshot import SeenCard
@@ -58,6 +59,9 @@ __all__ = [
 
 TURNED_RANKS = {6: 9, 9: 6}
 """Rook ranks that are each other turned half a turn."""
+BORROW_REACH = 0.8
+"""How far (card lengths, `layout.card_length`) an index without an up of its own looks
+for a neighbour's (`_ups`): a row or fan steps well under a card length."""
 UPRIGHT_CLASSES: tuple[str, ...] = ("6", "9")
 """The upright classifier's classes, in class-id order (ultralytics sorts its folders)."""
 
@@ -178,12 +182,13 @@ class UprightCheck:
         """Per card: how both views split its pair (None for a card not a Rook 6 or 9,
         or with no index whose up is known). The views are the mean over the card's
         read indices."""
+        ups = _ups(cards)
         jobs: list[tuple[int, Box, Float64Array]] = []
         for i, card in enumerate(cards):
             if turned_card(card.card) is None:
                 continue
             for k, box in enumerate(card.index_xyxy):
-                up = index_up(card, k)
+                up = ups[i][k]
                 if up is not None:
                     jobs.append((i, box, up))
         found: list[PairSplit | None] = [None] * len(cards)
@@ -205,6 +210,33 @@ class UprightCheck:
             pair, reader, up_share = (float(np.mean(v)) for v in zip(*views, strict=True))
             found[i] = PairSplit(pair, reader, up_share)
         return found
+
+
+def _ups(cards: Sequence[SeenCard]) -> list[list[Float64Array | None]]:
+    """Each read index's up (`index_up`); an index whose own card tells none (one index,
+    no outline, no fitted axis) borrows the up of the nearest index that has one within
+    `BORROW_REACH` card lengths: the cards of a row or fan lie nearly the same way up,
+    and up against down needs the direction only to within a quarter turn. On the
+    validation reads, 162 of 526 Rook 6/9 cards had no up of their own."""
+    ups = [[index_up(card, k) for k in range(len(card.index_xyxy))] for card in cards]
+    known = [
+        (card.index_centers[k], up)
+        for card, row in zip(cards, ups, strict=True)
+        for k, up in enumerate(row)
+        if up is not None
+    ]
+    if not known:
+        return ups
+    reach = BORROW_REACH * card_length(cards)
+    for card, row in zip(cards, ups, strict=True):
+        for k, up in enumerate(row):
+            if up is not None:
+                continue
+            gaps = [float(np.hypot(*(at - card.index_centers[k]))) for at, _ in known]
+            near = int(np.argmin(gaps))
+            if gaps[near] <= reach:
+                row[k] = known[near][1]
+    return ups
 
 
 def _upright_index(frame: Frame, box: Box, up: Float64Array) -> Frame:

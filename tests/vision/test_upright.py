@@ -242,3 +242,19 @@ def test_the_shipped_upright_model_tells_generated_6s_from_9s(tmp_path: Path) ->
         for (rank, _), p in zip(crops, probabilities, strict=True)
     )
     assert right >= 0.9 * len(crops)
+
+
+def test_an_index_with_no_up_of_its_own_borrows_its_neighbours() -> None:
+    """A covered 6 whose outline was not found (its box is its index's) lies the way
+    up of the card beside it in the row; far from every card, nothing tells."""
+    reader = Doubting(0.6)
+    check = UprightCheck(TopMark(), reader, reader.names)
+    frame = np.full((400, 600, 3), 200, np.uint8)
+    beside = _seen([(102.0, 103.0, 111.0, 123.0), (152.0, 165.0, 161.0, 185.0)])
+    near_box = (120.0, 103.0, 129.0, 123.0)
+    near = SeenCard(Card.parse("6G"), 0.9, near_box, index_xyxy=(near_box,))
+    far_box = (500.0, 300.0, 509.0, 320.0)
+    far = SeenCard(Card.parse("6B"), 0.9, far_box, index_xyxy=(far_box,))
+    assert index_up(near, 0) is None
+    splits = check.splits(frame, [beside, near, far])
+    assert splits[1] is not None and splits[2] is None
