@@ -182,6 +182,9 @@ class UprightCheck:
         """Per card: how both views split its pair (None for a card not a Rook 6 or 9,
         or with no index whose up is known). The views are the mean over the card's
         read indices."""
+        found: list[PairSplit | None] = [None] * len(cards)
+        if all(turned_card(card.card) is None for card in cards):
+            return found  # most photos: no index's up is needed
         ups = _ups(cards)
         jobs: list[tuple[int, Box, Float64Array]] = []
         for i, card in enumerate(cards):
@@ -191,7 +194,6 @@ class UprightCheck:
                 up = ups[i][k]
                 if up is not None:
                     jobs.append((i, box, up))
-        found: list[PairSplit | None] = [None] * len(cards)
         if not jobs:
             return found
         upright = self.model([_upright_index(frame, box, up) for _, box, up in jobs])
