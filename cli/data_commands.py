@@ -100,7 +100,7 @@ def _cache(args: argparse.Namespace) -> Path | None:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from shanghai.datasets.generate import GenerateConfig, generate
+    from shanghai.datasets.generate import CROP_KINDS, GenerateConfig, generate
 
     try:
         cfg = GenerateConfig(
@@ -127,7 +127,7 @@ def _generate(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     written = (
         f"{summary.crops} crops"
-        if args.kind in ("crops", "face-crops", "upright-crops")
+        if args.kind == "crops" or args.kind in CROP_KINDS
         else f"{summary.images} images"
     )
     splits = ", ".join(f"{k} {v}" for k, v in sorted(summary.per_split.items()))

@@ -44,12 +44,13 @@ def _write_settings(to: Path) -> None:
     """`models.toml` for models just exported to `to`: kept when one is there (a
     re-export of the same models), else the shipped models' levels with a note, and
     the shipped face check (`vision/face_kind.py`: it reads no index, so it serves any
-    locator and reader) and upright check (`vision/upright.py`: it splits any reader's
-    6-or-9 doubt) copied beside them."""
+    locator and reader), upright check (`vision/upright.py`: it splits any reader's
+    6-or-9 doubt) and upright reader (`vision/upright_reader.py`: a second witness to any
+    reader of the same classes) copied beside them."""
     if (to / model_files.SETTINGS_FILE).is_file():
         return
     shipped = model_files.ModelFiles.load()
-    for check in (shipped.face, shipped.upright):
+    for check in (shipped.face, shipped.upright, shipped.upright_reader):
         if check is not None:
             shutil.copyfile(check, to / check.name)
     model_files.write_settings(
@@ -62,6 +63,7 @@ def _write_settings(to: Path) -> None:
         face_least=shipped.face_least,
         face_joker_least=shipped.face_joker_least,
         upright=None if shipped.upright is None else shipped.upright.name,
+        upright_reader=None if shipped.upright_reader is None else shipped.upright_reader.name,
     )
 
 

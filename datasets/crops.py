@@ -34,6 +34,7 @@ __all__ = [
     "write_face_crops",
     "write_index_crops",
     "write_upright_crops",
+    "write_upright_index_crops",
 ]
 
 UPRIGHT_COPIES = 3
@@ -112,15 +113,46 @@ def write_upright_crops(
 ) -> Counter[str]:
     """Every visible index of a Rook 6 or 9 in `rendered`, turned upright by its card's
     true pose with a jittered turn (`vision.upright.upright_crop`), `UPRIGHT_COPIES`
-    times, into `root/split/RANK/`; returns how many crops each rank got. An index is
-    printed upright from its own corner: its up is the card's top edge's side for an
-    index in the card's top half, the bottom edge's for one in the bottom half."""
+    times, into `root/split/RANK/`, for the upright 6-or-9 check; returns how many
+    crops each rank got."""
+
+    def rank(card: Card) -> str | None:
+        return str(card.rank) if turned_card(card) is not None else None
+
+    return _write_upright(root, split, stem, rendered, rng, rank, UPRIGHT_CLASSES, UPRIGHT_COPIES)
+
+
+def write_upright_index_crops(
+    root: Path, split: str, stem: str, rendered: Rendered, rng: np.random.Generator
+) -> Counter[str]:
+    """Every visible index of `rendered`, turned upright as `write_upright_crops` turns
+    a Rook 6 or 9, once, into `root/split/CARD/`, for the upright reader (a reader of
+    every card that only ever sees an index the right way up); returns how many crops
+    each card got."""
+    return _write_upright(root, split, stem, rendered, rng, str, CARD_CLASSES, 1)
+
+
+def _write_upright(
+    root: Path,
+    split: str,
+    stem: str,
+    rendered: Rendered,
+    rng: np.random.Generator,
+    folder: Callable[[Card], str | None],
+    classes: Collection[str],
+    copies: int,
+) -> Counter[str]:
+    """Every visible index of a card `folder` names (None: skipped), turned upright by
+    the card's true pose with a jittered turn, `copies` times, into
+    `root/split/folder(card)/`. An index is printed upright from its own corner: its up
+    is the card's top edge's side for an index in the card's top half, the bottom
+    edge's for one in the bottom half."""
     made: Counter[str] = Counter()
     h, w = rendered.image.shape[:2]
     k = 0
     for label in rendered.labels():
-        card = label.placement.card
-        if turned_card(card) is None:
+        name = folder(label.placement.card)
+        if name is None:
             continue
         corners = np.asarray(label.quad, dtype=np.float64)
         top = corners[0] - corners[3]
@@ -131,13 +163,12 @@ def write_upright_crops(
             x0, y0, x1, y1 = index_box(ix.quad, w, h)
             centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
             up = top if float((centre - corners.mean(axis=0)) @ top) > 0 else -top
-            for _ in range(UPRIGHT_COPIES):
+            for _ in range(copies):
                 side = max(x1 - x0, y1 - y0) * CROP_CONTEXT * float(rng.uniform(0.88, 1.15))
                 at = centre + rng.normal(0.0, 0.04, 2) * side
                 turned = turn(up, float(rng.normal(0.0, UPRIGHT_JITTER_DEG)))
                 crop = upright_crop(rendered.image, (float(at[0]), float(at[1])), side, turned)
-                name = str(card.rank)
-                write_crop(root, split, name, f"{stem}-{k}", crop, UPRIGHT_CLASSES)
+                write_crop(root, split, name, f"{stem}-{k}", crop, classes)
                 made[name] += 1
                 k += 1
     return made

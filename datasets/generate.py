@@ -21,6 +21,8 @@ Kinds (each writes under `<out>/<kind>/`):
   pose (`shanghai.vision.upright`), in folders `6/` and `9/`, for the upright
   classifier; half from table scenes (`--rook-share 1` makes them all Rook), half from
   the scan's photos.
+- `upright-index-crops`: every visible index turned upright the same way, in folders
+  named by engine card notation, for the upright reader (`shanghai.vision.upright`).
 
 Item `i` is drawn from its own generator seeded by (seed, kind, i) and written under a
 name holding the seed and `i`, so results do not depend on `--workers`, and a
@@ -47,7 +49,13 @@ from shanghai.vision.face_kind import FACE_KINDS
 from shanghai.vision.upright import UPRIGHT_CLASSES
 
 from .backgrounds import HELD_OUT_FAMILIES, TRAIN_FAMILIES
-from .crops import CROP_SIZE, write_face_crops, write_index_crops, write_upright_crops
+from .crops import (
+    CROP_SIZE,
+    write_face_crops,
+    write_index_crops,
+    write_upright_crops,
+    write_upright_index_crops,
+)
 from .fonts import require_system_fonts
 from .labels import CLASS_NAMES, CardLabel, yolo_lines
 from .sampling import ROOK_SHARE, sample_scene
@@ -71,10 +79,15 @@ KINDS: tuple[str, ...] = (
     "photo-tiles",
     "face-crops",
     "upright-crops",
+    "upright-index-crops",
 )
 _KIND_CODES = {kind: i + 1 for i, kind in enumerate(KINDS)}
 DETECT_KINDS = ("scenes", "tiles", "roundend", "photo-tiles")
-CROP_KINDS = {"face-crops": write_face_crops, "upright-crops": write_upright_crops}
+CROP_KINDS = {
+    "face-crops": write_face_crops,
+    "upright-crops": write_upright_crops,
+    "upright-index-crops": write_upright_index_crops,
+}
 """Kinds of classifier crops drawn half from table scenes, half from the scan's photos."""
 WORKER_TASKS = 100
 """Items a worker process renders before it is replaced."""

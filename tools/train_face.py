@@ -1,5 +1,5 @@
-"""Train the scan's small classifiers (the face check, the upright 6-or-9 check) and
-export them int8.
+"""Train the scan's second-look classifiers (the face check, the upright 6-or-9 check,
+the upright reader) and export them int8.
 
 The face check (`vision/face_kind.py`):
 
@@ -24,13 +24,26 @@ The upright check (`vision/upright.py`), the same with `--check upright`:
     .venv/bin/python tools/train_face.py --check upright export \\
         runs/upright1/weights/best.pt models
 
+The upright reader (`vision/upright_reader.py`), a reader of every card fine-tuned from
+the shipped reader on index crops turned upright:
+
+    .venv/bin/shanghai data generate --kind upright-index-crops --out data/upread/train \\
+        --n 4000 --seed 6101 --split train --workers 2 --rook-share 0.35 --extra-jokers 1
+    (and --n 2000 --seed 6102 into the same folder; val: --n 300 --seed 6201 --split val
+    into data/upread/val, unseen: --n 300 --seed 6301 --split val-unseen into
+    data/upread/unseen, both --rook-share 0.35)
+    .venv/bin/python tools/train_face.py --check upright-reader --data data/upread \\
+        train --name upread1 --epochs 8 --init models/cards-reader.pt --lr0 0.001
+    .venv/bin/python tools/train_face.py --check upright-reader --data data/upread \\
+        export runs/upread1/weights/best.pt models
+
 The validation folder joins the fixed looks' val crops and the unseen looks' so the
 epoch kept (`best.pt`) reads both. `export` writes the check's file (7-bit int8
 weights, calibrated on training crops, as the reader: `datasets/quantize.py`) into a
 models folder; name it in that folder's `models.toml` (`[face] file` and `least`,
 chosen on validation with `tests/benchmarks/scan_eval.py --face-sweep`; `[upright]
-file`). Needs the `train` extra. Figures: models/MODEL_CARD.md, "Face check" and
-"Upright check".
+file` and `reader`). Needs the `train` extra. Figures: models/MODEL_CARD.md, "Face
+check", "Upright check" and "Upright reader".
 """
 
 from __future__ import annotations
@@ -45,7 +58,7 @@ from shanghai.datasets.quantize import calibration_images, quantize_reader
 from shanghai.datasets.training import ReaderConfig, export_onnx, train_reader
 from shanghai.vision.crops import CROP_SIZE
 from shanghai.vision.face_kind import FACE_SIZE
-from shanghai.vision.model_files import FACE_FILE, UPRIGHT_FILE
+from shanghai.vision.model_files import FACE_FILE, UPRIGHT_FILE, UPRIGHT_READER_FILE
 
 
 @dataclass(frozen=True)
@@ -63,6 +76,10 @@ CHECKS = {
     "face": Check("face-crops", FACE_FILE, FACE_SIZE, {"save_period": 1, "fliplr": 0.5}),
     # A 6 mirrored is no 6; the reader's own settings (no flips) apply.
     "upright": Check("upright-crops", UPRIGHT_FILE, CROP_SIZE, {"save_period": 1}),
+    # The upright reader: every card, fine-tuned from the shipped reader (`--init`).
+    "upright-reader": Check(
+        "upright-index-crops", UPRIGHT_READER_FILE, CROP_SIZE, {"save_period": 1}
+    ),
 }
 
 
@@ -94,7 +111,9 @@ def train(args: argparse.Namespace, check: Check) -> None:
         epochs=args.epochs,
         workers=2,
         seed=3,
-        extra=check.extra,
+        init_from=args.init,
+        hours=args.hours,
+        extra={**check.extra, **({"lr0": args.lr0} if args.lr0 is not None else {})},
     )
     print(train_reader(config))
 
@@ -119,6 +138,9 @@ def main() -> None:
     fit.add_argument("--epochs", type=int, default=12)
     fit.add_argument("--runs", type=Path, default=Path("runs"))
     fit.add_argument("--linked", type=Path, default=None, help="default DATA/all")
+    fit.add_argument("--init", type=Path, default=None, help="start from these weights")
+    fit.add_argument("--lr0", type=float, default=None, help="default the reader's 0.003")
+    fit.add_argument("--hours", type=float, default=None, help="a wall-clock budget")
     out = sub.add_parser("export", help="int8 ONNX into a models folder")
     out.add_argument("weights", type=Path)
     out.add_argument("to", type=Path)

@@ -46,6 +46,10 @@ reader's probability of the pair by it.
 
     [upright]
     file = "cards-upright.onnx"
+    reader = "cards-upright-reader.onnx"     # optional
+
+`reader` there names the upright reader (`upright_reader`): a reader of every card that
+reads each index turned upright the same way, a second witness to the reader's read.
 
 `sure_name`, when given, is a third level: a read the reader itself gives at least that
 probability is proposed without asking whatever its locating confidence, unless
@@ -71,6 +75,7 @@ __all__ = [
     "READER_FILE",
     "SETTINGS_FILE",
     "UPRIGHT_FILE",
+    "UPRIGHT_READER_FILE",
     "ModelFiles",
     "ModelMissingError",
     "ModelSettingsError",
@@ -86,6 +91,7 @@ DETECTOR_FILE = "cards-detector.onnx"
 READER_FILE = "cards-reader.onnx"
 FACE_FILE = "cards-face.onnx"
 UPRIGHT_FILE = "cards-upright.onnx"
+UPRIGHT_READER_FILE = "cards-upright-reader.onnx"
 DETECTOR_CLASSES = ("card", "index")
 """The locator's classes, by these names (a card's visible extent; a rank+suit corner)."""
 
@@ -127,6 +133,8 @@ class ModelFiles:
     """The same for a joker read (`[face] joker_least`); None: jokers are not checked."""
     upright: Path | None = None
     """The upright 6-or-9 classifier (`[upright] file`), None when the folder has none."""
+    upright_reader: Path | None = None
+    """The upright reader (`[upright] reader`), None when the folder has none."""
 
     @classmethod
     def load(cls, folder: str | Path | None = None) -> ModelFiles:
@@ -152,7 +160,7 @@ class ModelFiles:
                 sure_name=_optional_level(data, "sure_name"),
                 ensemble=tuple(where / name for name in _names(data, "reader", "ensemble")),
                 **_face(data, where),
-                upright=where / _text(data, "upright", "file") if "upright" in data else None,
+                **_upright(data, where),
             )
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise ModelSettingsError(f"{shown / SETTINGS_FILE}: {exc}") from None
@@ -170,7 +178,7 @@ class ModelFiles:
             raise ModelSettingsError(
                 f"{shown / SETTINGS_FILE}: [reader] ensemble names a reader twice"
             )
-        extra = tuple(f for f in (files.face, files.upright) if f is not None)
+        extra = tuple(f for f in (files.face, files.upright, files.upright_reader) if f is not None)
         for model in (files.detector, files.reader, *files.ensemble, *extra):
             if not model.is_file():
                 raise ModelMissingError(f"the card model is not installed: {shown / model.name}")
@@ -216,6 +224,7 @@ def write_settings(
     face_least: float = 0.0,
     face_joker_least: float | None = None,
     upright: str | None = None,
+    upright_reader: str | None = None,
 ) -> Path:
     """Write `folder/models.toml` for models just exported there (`shanghai train`)."""
     lines = [f"# {line}" for line in note.splitlines()]
@@ -238,8 +247,10 @@ def write_settings(
         lines += ["", "[face]", f'file = "{face}"', f"least = {face_least}"]
         if face_joker_least is not None:
             lines.append(f"joker_least = {face_joker_least}")
-    if upright is not None:
-        lines += ["", "[upright]", f'file = "{upright}"']
+    if upright is not None or upright_reader is not None:
+        lines += ["", "[upright]"]
+        lines += [f'file = "{upright}"'] if upright is not None else []
+        lines += [f'reader = "{upright_reader}"'] if upright_reader is not None else []
     path = folder / SETTINGS_FILE
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
@@ -267,6 +278,20 @@ def _names(data: dict[str, Any], section: str, key: str) -> list[str]:
     ):
         raise ModelSettingsError(f"{SETTINGS_FILE}: [{section}] {key} must be a list of file names")
     return value
+
+
+def _upright(data: dict[str, Any], where: Path) -> dict[str, Any]:
+    """The optional `[upright]` table: the 6-or-9 check's `file`, the upright `reader`,
+    or both (at least one)."""
+    if "upright" not in data:
+        return {"upright": None, "upright_reader": None}
+    section = _section(data, "upright")
+    if "file" not in section and "reader" not in section:
+        raise ModelSettingsError(f"{SETTINGS_FILE}: [upright] names no file and no reader")
+    return {
+        key: where / _text(data, "upright", name) if name in section else None
+        for key, name in (("upright", "file"), ("upright_reader", "reader"))
+    }
 
 
 def _face(data: dict[str, Any], where: Path) -> dict[str, Any]:

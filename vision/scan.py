@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from shanghai.engine.cards import Card
 from shanghai.engine.variants import Rules
 
 from .arrays import Box, Frame
@@ -49,6 +50,7 @@ from .snapshot import (
     meld_verdict,
 )
 from .upright import UprightCheck, split_pair, turned_card
+from .upright_reader import UprightReader
 from .zones import ZoneConfig
 
 __all__ = ["FrameReader", "PhotoKind", "PhotoScanner", "ScanInputError"]
@@ -120,6 +122,9 @@ class PhotoScanner:
     upright: UprightCheck | None = None
     """The models' upright 6-or-9 check (`upright.UprightCheck`): a Rook 6 or 9 read
     again the right way up. None: no such check."""
+    upright_reader: UprightReader | None = None
+    """The models' upright reader (`upright_reader.UprightReader`): every card read
+    again on its indices turned upright, a second witness. None: no such reader."""
 
     @classmethod
     def load(
@@ -153,7 +158,10 @@ class PhotoScanner:
         upright = UprightCheck.load(
             models.files, models.classify, models.reader.names, threads=threads
         )
-        return cls(models, sure, faces, upright)
+        upright_reader = UprightReader.load(
+            models.files, models.classify, models.reader.names, threads=threads
+        )
+        return cls(models, sure, faces, upright, upright_reader)
 
     @property
     def name(self) -> str:
@@ -202,7 +210,31 @@ class PhotoScanner:
         reconstruct = Reconstructor(rules, players, zones, ROLES[kind])
         snapshot = reconstruct(reads.readings, reads.card_xyxy, width, height)
         snapshot = _place(snapshot, kind)
-        return self._judged(self._faced(self._turned(snapshot, image), image), reads, quality)
+        snapshot = self._turned(self._read_upright(snapshot, image, rules), image)
+        return self._judged(self._faced(snapshot, image), reads, quality)
+
+    def _read_upright(
+        self, snapshot: TableSnapshot, image: Frame, rules: Rules | None
+    ) -> TableSnapshot:
+        """Each card whose index's up is known read again by both views
+        (`upright_reader.UprightReader`): its name and readings become what both say.
+        Not with a taught deck, which the upright reader never saw."""
+        if self.upright_reader is None or self.models.taught or not snapshot.cards:
+            return snapshot
+        cards = list(snapshot.cards)
+        for i, read in enumerate(self.upright_reader.reads(image, cards, rules)):
+            if read is None:
+                continue
+            card = cards[i]
+            before = card.reading if card.reading is not None else card.confidence
+            cards[i] = replace(
+                card,
+                card=Card.parse(read.name),
+                confidence=min(1.0, card.confidence * read.reading / before) if before > 0 else 0.0,
+                reading=read.reading,
+                score_reading=read.score_reading,
+            )
+        return replace(snapshot, cards=tuple(cards))
 
     def _turned(self, snapshot: TableSnapshot, image: Frame) -> TableSnapshot:
         """Each Rook 6 or 9 read again with its pair {6, 9} split by the upright check

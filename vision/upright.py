@@ -30,6 +30,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Self
 
 import cv2
 import numpy as np
@@ -51,17 +53,20 @@ __all__ = [
     "UPRIGHT_CLASSES",
     "PairSplit",
     "UprightCheck",
+    "UprightView",
     "index_up",
+    "index_ups",
     "split_pair",
     "turned_card",
     "upright_crop",
+    "upright_index",
 ]
 
 TURNED_RANKS = {6: 9, 9: 6}
 """Rook ranks that are each other turned half a turn."""
 BORROW_REACH = 0.8
 """How far (card lengths, `layout.card_length`) an index without an up of its own looks
-for a neighbour's (`_ups`): a row or fan steps well under a card length."""
+for a neighbour's (`index_ups`): a row or fan steps well under a card length."""
 UPRIGHT_CLASSES: tuple[str, ...] = ("6", "9")
 """The upright classifier's classes, in class-id order (ultralytics sorts its folders)."""
 
@@ -152,9 +157,9 @@ def split_pair(split: PairSplit) -> tuple[bool, float]:
 
 
 @dataclass(frozen=True)
-class UprightCheck:
-    """The upright classifier of a models folder (`ModelFiles.upright`) beside the reader
-    it corrects."""
+class UprightView:
+    """A model of a models folder that reads indices again turned upright, beside the
+    reader whose reads it checks (`UprightCheck`, `upright_reader.UprightReader`)."""
 
     model: KindModel
     reader: ReaderProbabilities
@@ -169,14 +174,39 @@ class UprightCheck:
         names: Sequence[str],
         *,
         threads: int | None = None,
-    ) -> UprightCheck | None:
-        """The folder's upright check; None when its `models.toml` names no upright
-        classifier. Raises `ModelSettingsError` for a model whose classes are not
-        `UPRIGHT_CLASSES`."""
-        if files.upright is None:
+    ) -> Self | None:
+        """The folder's model of this kind (`model_file`); None when its `models.toml`
+        names none. Raises `ModelSettingsError` for a model whose classes are not
+        `model_classes`."""
+        path = cls.model_file(files)
+        if path is None:
             return None
-        model = OnnxClassifier.with_classes(files.upright, UPRIGHT_CLASSES, threads=threads)
+        model = OnnxClassifier.with_classes(path, cls.model_classes(tuple(names)), threads=threads)
         return cls(model, reader, tuple(names))
+
+    @staticmethod
+    def model_file(files: ModelFiles) -> Path | None:
+        """Which of the folder's files the model is."""
+        raise NotImplementedError
+
+    @staticmethod
+    def model_classes(names: tuple[str, ...]) -> tuple[str, ...]:
+        """The classes the model must read, given the reader's."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class UprightCheck(UprightView):
+    """The upright 6-or-9 classifier (`ModelFiles.upright`, classes `UPRIGHT_CLASSES`)
+    beside the reader it corrects."""
+
+    @staticmethod
+    def model_file(files: ModelFiles) -> Path | None:
+        return files.upright
+
+    @staticmethod
+    def model_classes(names: tuple[str, ...]) -> tuple[str, ...]:
+        return UPRIGHT_CLASSES
 
     def splits(self, frame: Frame, cards: Sequence[SeenCard]) -> list[PairSplit | None]:
         """Per card: how both views split its pair (None for a card not a Rook 6 or 9,
@@ -185,7 +215,7 @@ class UprightCheck:
         found: list[PairSplit | None] = [None] * len(cards)
         if all(turned_card(card.card) is None for card in cards):
             return found  # most photos: no index's up is needed
-        ups = _ups(cards)
+        ups = index_ups(cards)
         jobs: list[tuple[int, Box, Float64Array]] = []
         for i, card in enumerate(cards):
             if turned_card(card.card) is None:
@@ -196,7 +226,7 @@ class UprightCheck:
                     jobs.append((i, box, up))
         if not jobs:
             return found
-        upright = self.model([_upright_index(frame, box, up) for _, box, up in jobs])
+        upright = self.model([upright_index(frame, box, up) for _, box, up in jobs])
         read = self.reader([square_crop(frame, box) for _, box, _ in jobs])
         by_card: dict[int, list[tuple[float, float, float]]] = {}
         for row, (i, _, _) in enumerate(jobs):
@@ -214,7 +244,7 @@ class UprightCheck:
         return found
 
 
-def _ups(cards: Sequence[SeenCard]) -> list[list[Float64Array | None]]:
+def index_ups(cards: Sequence[SeenCard]) -> list[list[Float64Array | None]]:
     """Each read index's up (`index_up`); an index whose own card tells none (one index,
     no outline, no fitted axis) borrows the up of the nearest index that has one within
     `BORROW_REACH` card lengths: the cards of a row or fan lie nearly the same way up,
@@ -241,7 +271,7 @@ def _ups(cards: Sequence[SeenCard]) -> list[list[Float64Array | None]]:
     return ups
 
 
-def _upright_index(frame: Frame, box: Box, up: Float64Array) -> Frame:
+def upright_index(frame: Frame, box: Box, up: Float64Array) -> Frame:
     """The upright crop of one index box, its side the reader crop's."""
     x1, y1, x2, y2 = box
     side = max(x2 - x1, y2 - y1) * CROP_CONTEXT

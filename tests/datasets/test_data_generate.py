@@ -141,6 +141,22 @@ def test_upright_crops_hold_rook_6s_and_9s_the_right_way_up(tmp_path: Path) -> N
     assert manifest["kind"] == "upright-crops" and manifest["classes"] == list(UPRIGHT_CLASSES)
 
 
+def test_upright_index_crops_hold_every_card_once_per_index(tmp_path: Path) -> None:
+    cfg = GenerateConfig(
+        out=tmp_path, n=4, seed=3, kind="upright-index-crops", split="train", rook_share=0.5
+    )
+    summary = generate(cfg, progress=False)
+    crops = list(cfg.root.rglob("*.png"))
+    assert len(crops) == summary.crops > 4
+    names = {crop.parent.name for crop in crops}
+    # Any card, not only a Rook 6 or 9: folders by engine card notation.
+    assert names <= set(CARD_CLASSES) and len(names) > 2
+    for crop in crops:
+        assert cv2.imread(str(crop)).shape == (64, 64, 3)
+    manifest = json.loads((cfg.root / "manifest.json").read_text())
+    assert manifest["kind"] == "upright-index-crops"
+
+
 @pytest.mark.parametrize(("share", "family"), [(1.0, "rook"), (0.0, "standard")])
 def test_rook_share_picks_the_deck_family_of_every_table(
     tmp_path: Path, share: float, family: str

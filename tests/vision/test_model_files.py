@@ -27,14 +27,8 @@ def copy_models(to: Path, settings: str | None = None) -> Path:
     """The shipped ONNX files in `to`, with `settings` as their models.toml (default:
     the shipped one)."""
     to.mkdir(parents=True, exist_ok=True)
-    for name in (
-        model_files.DETECTOR_FILE,
-        model_files.READER_FILE,
-        model_files.FACE_FILE,
-        model_files.UPRIGHT_FILE,
-    ):
-        if (SHIPPED / name).is_file():
-            shutil.copyfile(SHIPPED / name, to / name)
+    for model in SHIPPED.glob("*.onnx"):
+        shutil.copyfile(model, to / model.name)
     text = settings if settings is not None else (SHIPPED / "models.toml").read_text()
     (to / "models.toml").write_text(text)
     return to
@@ -49,7 +43,7 @@ def test_the_shipped_int8_models_read_alike_on_every_x86_cpu() -> None:
     from shanghai.datasets.quantize import INT8_WEIGHT_REACH, int8_weight_reach
 
     files = ModelFiles.load()
-    checks = tuple(f for f in (files.face, files.upright) if f is not None)
+    checks = tuple(f for f in (files.face, files.upright, files.upright_reader) if f is not None)
     for path in (files.detector, files.reader, *files.ensemble, *checks):
         assert 0 < int8_weight_reach(path) <= INT8_WEIGHT_REACH, path.name
 

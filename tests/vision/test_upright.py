@@ -10,8 +10,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from mini_table import CARD_H, CARD_W, INDEX_CENTRE, MiniTable, TableReader
+from mini_table import MiniTable, TableReader
 from model_stand_ins import shipped_locator_and_reader, stand_in_files
+from upright_marks import marked_frame
 
 from shanghai.datasets.crops import write_upright_crops
 from shanghai.datasets.sampling import sample_scene
@@ -114,7 +115,7 @@ def test_the_upright_crop_turns_up_to_the_top(angle: float) -> None:
 
 class TopMark:
     """Stands in for the upright classifier: a crop with a dark mark in its top half is
-    a 6 (the mark is the glyph's top, painted by `_marked`), else a 9."""
+    a 6 (the mark is the glyph's top, painted by `upright_marks.marked_frame`), else a 9."""
 
     names = UPRIGHT_CLASSES
 
@@ -144,23 +145,6 @@ class Doubting:
         return np.tile(row, (len(crops), 1))
 
 
-def _marked(table: MiniTable, towards: float) -> Frame:
-    """A white frame with a dark dot 8 units from each index's centre, towards the top
-    of its glyph (`towards` 1) or its bottom (-1), in each card's own frame."""
-    # Light noise: a plain frame is refused as one colour before any model reads it.
-    noise = np.random.default_rng(3).integers(190, 255, (table.height, table.width, 3))
-    image = noise.astype(np.uint8)
-    cx, cy = INDEX_CENTRE
-    for _, x, y, angle, _ in table.placed:
-        a = math.radians(angle)
-        for ix, iy, up in ((cx, cy, -1.0), (CARD_W - cx, CARD_H - cy, 1.0)):
-            lx, ly = ix - CARD_W / 2, iy + towards * up * 8 - CARD_H / 2
-            px = x + table.scale * (lx * math.cos(a) - ly * math.sin(a))
-            py = y + table.scale * (lx * math.sin(a) + ly * math.cos(a))
-            cv2.circle(image, (round(px), round(py)), 4, (10, 10, 10), -1)
-    return image
-
-
 def _six_table() -> MiniTable:
     table = MiniTable()
     for k, angle in enumerate([0.0, 90.0, 180.0, 250.0]):
@@ -179,19 +163,19 @@ def test_a_scan_reads_a_doubted_6_the_way_its_upright_index_shows() -> None:
     reader = Doubting(0.6)
     check = UprightCheck(TopMark(), reader, reader.names)
     # Every glyph shows a 6 upright, whichever way the card lies: 6R, surer than read.
-    assert _scan(table, _marked(table, 1.0), check) == [(f"6{c}", True) for c in COLOURS]
+    assert _scan(table, marked_frame(table, 1.0), check) == [(f"6{c}", True) for c in COLOURS]
     # Every glyph shows a 9 upright: the reader's doubt turns to the 9.
-    assert _scan(table, _marked(table, -1.0), check) == [(f"9{c}", True) for c in COLOURS]
+    assert _scan(table, marked_frame(table, -1.0), check) == [(f"9{c}", True) for c in COLOURS]
     # No upright check: the reads stand.
-    assert _scan(table, _marked(table, -1.0), None) == [(f"6{c}", True) for c in COLOURS]
+    assert _scan(table, marked_frame(table, -1.0), None) == [(f"6{c}", True) for c in COLOURS]
 
 
-def test_a_sure_read_the_upright_view_disputes_is_marked() -> None:
+def test_a_sure_read_the_upright_view_disputes_ismarked_frame() -> None:
     table = _six_table()
     reader = Doubting(0.99)
     check = UprightCheck(TopMark(), reader, reader.names)
     # The reader is as plain as the upright view (0.99): the name stays, marked.
-    assert _scan(table, _marked(table, -1.0), check) == [(f"6{c}", False) for c in COLOURS]
+    assert _scan(table, marked_frame(table, -1.0), check) == [(f"6{c}", False) for c in COLOURS]
 
 
 def test_the_settings_name_the_upright_model(tmp_path: Path) -> None:
