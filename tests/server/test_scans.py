@@ -300,13 +300,8 @@ def test_default_scanner_says_why_recognition_is_off(
     missing = default_scanner()
     assert isinstance(missing, UnavailableScanner) and "not installed" in missing.reason
     (tmp_path / model_files.SETTINGS_FILE).write_bytes(shipped.read_bytes())
-    for name in (
-        model_files.DETECTOR_FILE,
-        model_files.READER_FILE,
-        model_files.FACE_FILE,
-        model_files.UPRIGHT_FILE,
-    ):
-        (tmp_path / name).write_bytes(b"not an onnx model")
+    for model in shipped.parent.glob("*.onnx"):
+        (tmp_path / model.name).write_bytes(b"not an onnx model")
     broken = default_scanner()
     assert isinstance(broken, UnavailableScanner)
     assert broken.reason.startswith("card recognition model could not be loaded")
