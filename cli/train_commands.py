@@ -45,12 +45,14 @@ def _write_settings(to: Path) -> None:
     re-export of the same models), else the shipped models' levels with a note, and
     the shipped face check (`vision/face_kind.py`: it reads no index, so it serves any
     locator and reader), upright check (`vision/upright.py`: it splits any reader's
-    6-or-9 doubt) and upright reader (`vision/upright_reader.py`: a second witness to any
-    reader of the same classes) copied beside them."""
+    6-or-9 doubt), upright reader (`vision/upright_reader.py`: a second witness to any
+    reader of the same classes) and stray check (`vision/stray_check.py`: it tells an
+    index from card art in the photo, whichever locator found the box; its level was
+    chosen for the shipped locator's mistakes) copied beside them."""
     if (to / model_files.SETTINGS_FILE).is_file():
         return
     shipped = model_files.ModelFiles.load()
-    for check in (shipped.face, shipped.upright, shipped.upright_reader):
+    for check in (shipped.face, shipped.upright, shipped.upright_reader, shipped.stray):
         if check is not None:
             shutil.copyfile(check, to / check.name)
     model_files.write_settings(
@@ -64,6 +66,8 @@ def _write_settings(to: Path) -> None:
         face_joker_least=shipped.face_joker_least,
         upright=None if shipped.upright is None else shipped.upright.name,
         upright_reader=None if shipped.upright_reader is None else shipped.upright_reader.name,
+        stray=None if shipped.stray is None else shipped.stray.name,
+        stray_least=shipped.stray_least,
     )
 
 

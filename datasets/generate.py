@@ -23,6 +23,9 @@ Kinds (each writes under `<out>/<kind>/`):
   the scan's photos.
 - `upright-index-crops`: every visible index turned upright the same way, in folders
   named by engine card notation, for the upright reader (`shanghai.vision.upright`).
+- `stray-crops`: the boxes the shipped models locate but cannot read on the scan's
+  photos, cut for the stray check (`shanghai.vision.stray_check`), in folders `index/`
+  (the box lies on a card's index, covered or not) and `other/` (it meets none).
 
 Item `i` is drawn from its own generator seeded by (seed, kind, i) and written under a
 name holding the seed and `i`, so results do not depend on `--workers`, and a
@@ -36,6 +39,7 @@ import json
 import multiprocessing
 import time
 from collections import Counter
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -46,6 +50,7 @@ import numpy as np
 from tqdm import tqdm
 
 from shanghai.vision.face_kind import FACE_KINDS
+from shanghai.vision.stray_check import STRAY_CLASSES
 from shanghai.vision.upright import UPRIGHT_CLASSES
 
 from .backgrounds import HELD_OUT_FAMILIES, TRAIN_FAMILIES
@@ -56,6 +61,7 @@ from .crops import (
     write_upright_crops,
     write_upright_index_crops,
 )
+from .faces import DeckLook
 from .fonts import require_system_fonts
 from .labels import CLASS_NAMES, CardLabel, yolo_lines
 from .sampling import ROOK_SHARE, sample_scene
@@ -80,6 +86,7 @@ KINDS: tuple[str, ...] = (
     "face-crops",
     "upright-crops",
     "upright-index-crops",
+    "stray-crops",
 )
 _KIND_CODES = {kind: i + 1 for i, kind in enumerate(KINDS)}
 DETECT_KINDS = ("scenes", "tiles", "roundend", "photo-tiles")
@@ -253,6 +260,8 @@ def make_item(cfg: GenerateConfig, index: int) -> ItemResult:
 
         rendered, truth = render_round_end(rng, split, looks)
         return _detect_item(cfg, stem, split, rendered, {"round": truth})
+    if cfg.kind == "stray-crops":
+        return _stray_item(cfg, stem, split, rng, looks)
     if cfg.kind == "photo-tiles" or (cfg.kind in CROP_KINDS and rng.random() < 0.5):
         from .hand_photos import render_hand_photo, render_lay_down_photo
 
@@ -286,6 +295,20 @@ def _crops_item(
     return ItemResult(split=split, crops=sum(made.values()), classes=made)
 
 
+def _stray_item(
+    cfg: GenerateConfig, stem: str, split: str, rng: np.random.Generator, looks: Sequence[DeckLook]
+) -> ItemResult:
+    """The stray crops of one scan photo (a hand or a lay-down, half each): the models
+    must read it, so it is a photo, never a whole table scene."""
+    from .hand_photos import render_hand_photo, render_lay_down_photo
+    from .stray_crops import write_stray_crops
+
+    render = render_hand_photo if rng.random() < 0.5 else render_lay_down_photo
+    photo, truth = render(rng, split, looks)
+    made = write_stray_crops(cfg.root, split, stem, photo, truth, rng)
+    return ItemResult(split=split, crops=sum(made.values()), classes=made)
+
+
 def _manifest(cfg: GenerateConfig, summary: GenerateSummary) -> dict[str, Any]:
     looks = split_looks(cfg.split or "", cfg.cache_dir)
     return {
@@ -302,6 +325,8 @@ def _manifest(cfg: GenerateConfig, summary: GenerateSummary) -> dict[str, Any]:
             if cfg.kind == "face-crops"
             else list(UPRIGHT_CLASSES)
             if cfg.kind == "upright-crops"
+            else list(STRAY_CLASSES)
+            if cfg.kind == "stray-crops"
             else "engine CARD_CLASSES"
         ),
         "looks": [

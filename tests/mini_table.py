@@ -9,6 +9,7 @@ least 75% visible. No renderer, no model: the answers are known by construction.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -177,3 +178,37 @@ class TableReader:
         )
         reads = FrameReads(readings, boxes, *self.table.unread())
         return reads if region is None else within(reads, region)
+
+
+class WithUnread(TableReader):
+    """The table read perfectly, plus indices located but not read (boxes and the
+    reader's best guess for each), as the models report a corner too small or covered
+    to read, and card outlines with nothing located in them (`outlines`: a box, a place
+    mat, what the locator took for cards on real photos)."""
+
+    def __init__(
+        self,
+        table: MiniTable,
+        unread: Sequence[tuple[tuple[float, ...], str]],
+        outlines: Sequence[tuple[float, ...]] = (),
+    ) -> None:
+        super().__init__(table)
+        self.unread = unread
+        self.outlines = outlines
+
+    def read_frame(
+        self,
+        frame: np.ndarray,  # type: ignore[type-arg]
+        rules: Rules | None = None,
+        region: tuple[int, int, int, int] | None = None,
+        like: Passes | None = None,
+    ) -> FrameReads:
+        found = super().read_frame(frame, rules)
+        boxes = np.asarray([box for box, _ in self.unread], np.float32).reshape(-1, 4)
+        outlines = np.asarray(self.outlines, np.float32).reshape(-1, 4)
+        return FrameReads(
+            found.readings,
+            np.concatenate([found.card_xyxy, outlines]),
+            np.concatenate([found.unread_xyxy, boxes]),
+            found.unread_best + tuple(g for _, g in self.unread),
+        )

@@ -37,13 +37,27 @@ the shipped reader on index crops turned upright:
     .venv/bin/python tools/train_face.py --check upright-reader --data data/upread \\
         export runs/upread1/weights/best.pt models
 
+The stray check (`vision/stray_check.py`), whose crops are what the shipped models
+locate but leave unread on generated hand and lay-down photos (so the shipped locator
+and reader must be installed; ~1 s a photo per worker):
+
+    .venv/bin/shanghai data generate --kind stray-crops --out data/stray/train \
+        --n 3000 --seed 7101 --split train --workers 2
+    (val: --n 400 --seed 7201 --split val into data/stray/val; unseen: --n 300
+    --seed 7301 --split val-unseen into data/stray/unseen)
+    .venv/bin/python tools/train_face.py --check stray train --name stray1 \
+        --epochs 12 --init models/cards-reader.pt --lr0 0.002
+    .venv/bin/python tools/train_face.py --check stray export \
+        runs/stray1/weights/best.pt models
+
 The validation folder joins the fixed looks' val crops and the unseen looks' so the
 epoch kept (`best.pt`) reads both. `export` writes the check's file (7-bit int8
 weights, calibrated on training crops, as the reader: `datasets/quantize.py`) into a
 models folder; name it in that folder's `models.toml` (`[face] file` and `least`,
 chosen on validation with `tests/benchmarks/scan_eval.py --face-sweep`; `[upright]
-file` and `reader`). Needs the `train` extra. Figures: models/MODEL_CARD.md, "Face
-check", "Upright check" and "Upright reader".
+file` and `reader`; `[stray] file` and `least`). Needs the `train` extra. Figures:
+models/MODEL_CARD.md, "Face check", "Upright check", "Upright reader" and "Stray
+check".
 """
 
 from __future__ import annotations
@@ -58,7 +72,13 @@ from shanghai.datasets.quantize import calibration_images, quantize_reader
 from shanghai.datasets.training import ReaderConfig, export_onnx, train_reader
 from shanghai.vision.crops import CROP_SIZE
 from shanghai.vision.face_kind import FACE_SIZE
-from shanghai.vision.model_files import FACE_FILE, UPRIGHT_FILE, UPRIGHT_READER_FILE
+from shanghai.vision.model_files import (
+    FACE_FILE,
+    STRAY_FILE,
+    UPRIGHT_FILE,
+    UPRIGHT_READER_FILE,
+)
+from shanghai.vision.stray_check import STRAY_SIZE
 
 
 @dataclass(frozen=True)
@@ -80,6 +100,8 @@ CHECKS = {
     "upright-reader": Check(
         "upright-index-crops", UPRIGHT_READER_FILE, CROP_SIZE, {"save_period": 1}
     ),
+    # Whether a box is an index does not hang on which way it faces.
+    "stray": Check("stray-crops", STRAY_FILE, STRAY_SIZE, {"save_period": 1, "fliplr": 0.5}),
 }
 
 

@@ -51,6 +51,14 @@ reader's probability of the pair by it.
 `reader` there names the upright reader (`upright_reader`): a reader of every card that
 reads each index turned upright the same way, a second witness to the reader's read.
 
+`[stray]`, when given, names the stray classifier (`stray_check`) and its level: a box
+located but not read, on no card read, that it gives p(index) under `least` is taken
+for card art, not a hidden card's corner, and raises no `corner` warning.
+
+    [stray]
+    file = "cards-stray.onnx"
+    least = 0.1
+
 `sure_name`, when given, is a third level: a read the reader itself gives at least that
 probability is proposed without asking whatever its locating confidence, unless
 another card of the photo has the same name (`scan.PhotoScanner.is_sure`).
@@ -74,6 +82,7 @@ __all__ = [
     "FACE_FILE",
     "READER_FILE",
     "SETTINGS_FILE",
+    "STRAY_FILE",
     "UPRIGHT_FILE",
     "UPRIGHT_READER_FILE",
     "ModelFiles",
@@ -92,6 +101,7 @@ READER_FILE = "cards-reader.onnx"
 FACE_FILE = "cards-face.onnx"
 UPRIGHT_FILE = "cards-upright.onnx"
 UPRIGHT_READER_FILE = "cards-upright-reader.onnx"
+STRAY_FILE = "cards-stray.onnx"
 DETECTOR_CLASSES = ("card", "index")
 """The locator's classes, by these names (a card's visible extent; a rank+suit corner)."""
 
@@ -135,6 +145,10 @@ class ModelFiles:
     """The upright 6-or-9 classifier (`[upright] file`), None when the folder has none."""
     upright_reader: Path | None = None
     """The upright reader (`[upright] reader`), None when the folder has none."""
+    stray: Path | None = None
+    """The stray classifier (`[stray] file`), None when the folder has none."""
+    stray_least: float = 0.0
+    """A stray box it gives p(index) under this is no card's corner (`[stray] least`)."""
 
     @classmethod
     def load(cls, folder: str | Path | None = None) -> ModelFiles:
@@ -161,6 +175,7 @@ class ModelFiles:
                 ensemble=tuple(where / name for name in _names(data, "reader", "ensemble")),
                 **_face(data, where),
                 **_upright(data, where),
+                **_stray(data, where),
             )
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise ModelSettingsError(f"{shown / SETTINGS_FILE}: {exc}") from None
@@ -178,7 +193,11 @@ class ModelFiles:
             raise ModelSettingsError(
                 f"{shown / SETTINGS_FILE}: [reader] ensemble names a reader twice"
             )
-        extra = tuple(f for f in (files.face, files.upright, files.upright_reader) if f is not None)
+        extra = tuple(
+            f
+            for f in (files.face, files.upright, files.upright_reader, files.stray)
+            if f is not None
+        )
         for model in (files.detector, files.reader, *files.ensemble, *extra):
             if not model.is_file():
                 raise ModelMissingError(f"the card model is not installed: {shown / model.name}")
@@ -225,6 +244,8 @@ def write_settings(
     face_joker_least: float | None = None,
     upright: str | None = None,
     upright_reader: str | None = None,
+    stray: str | None = None,
+    stray_least: float = 0.0,
 ) -> Path:
     """Write `folder/models.toml` for models just exported there (`shanghai train`)."""
     lines = [f"# {line}" for line in note.splitlines()]
@@ -251,6 +272,8 @@ def write_settings(
         lines += ["", "[upright]"]
         lines += [f'file = "{upright}"'] if upright is not None else []
         lines += [f'reader = "{upright_reader}"'] if upright_reader is not None else []
+    if stray is not None:
+        lines += ["", "[stray]", f'file = "{stray}"', f"least = {stray_least}"]
     path = folder / SETTINGS_FILE
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
@@ -292,6 +315,16 @@ def _upright(data: dict[str, Any], where: Path) -> dict[str, Any]:
         key: where / _text(data, "upright", name) if name in section else None
         for key, name in (("upright", "file"), ("upright_reader", "reader"))
     }
+
+
+def _stray(data: dict[str, Any], where: Path) -> dict[str, Any]:
+    """The optional `[stray]` table: its file and level (nothing when left out)."""
+    if "stray" not in data:
+        return {}
+    least = _section(data, "stray").get("least")
+    if isinstance(least, bool) or not isinstance(least, int | float) or not 0 <= least <= 1:
+        raise ModelSettingsError(f"{SETTINGS_FILE}: [stray] least must be a number in 0..1")
+    return {"stray": where / _text(data, "stray", "file"), "stray_least": float(least)}
 
 
 def _face(data: dict[str, Any], where: Path) -> dict[str, Any]:

@@ -49,6 +49,7 @@ from .snapshot import (
     TableSnapshot,
     meld_verdict,
 )
+from .stray_check import StrayCheck
 from .upright import UprightCheck, split_pair, turned_card
 from .upright_reader import UprightReader
 from .zones import ZoneConfig
@@ -125,6 +126,10 @@ class PhotoScanner:
     upright_reader: UprightReader | None = None
     """The models' upright reader (`upright_reader.UprightReader`): every card read
     again on its indices turned upright, a second witness. None: no such reader."""
+    strays: StrayCheck | None = None
+    """The models' stray check (`stray_check.StrayCheck`): a corner seen but not read
+    that it calls no index at all (card art) raises no `corner` warning. None: every
+    such corner is warned of."""
 
     @classmethod
     def load(
@@ -161,7 +166,8 @@ class PhotoScanner:
         upright_reader = UprightReader.load(
             models.files, models.classify, models.reader.names, threads=threads
         )
-        return cls(models, sure, faces, upright, upright_reader)
+        strays = StrayCheck.load(models.files, threads=threads)
+        return cls(models, sure, faces, upright, upright_reader, strays)
 
     @property
     def name(self) -> str:
@@ -211,7 +217,7 @@ class PhotoScanner:
         snapshot = reconstruct(reads.readings, reads.card_xyxy, width, height)
         snapshot = _place(snapshot, kind)
         snapshot = self._turned(self._read_upright(snapshot, image, rules), image)
-        return self._judged(self._faced(snapshot, image), reads, quality)
+        return self._judged(self._faced(snapshot, image), reads, quality, image)
 
     def _read_upright(
         self, snapshot: TableSnapshot, image: Frame, rules: Rules | None
@@ -309,6 +315,14 @@ class PhotoScanner:
             return False
         return not _maybe_one_card(card, cards)
 
+    def _card_corners(self, strays: tuple[Box, ...], image: Frame) -> tuple[Box, ...]:
+        """The strays that may be a hidden card's corner: those the stray check does not
+        call card art (`stray_check.StrayCheck`; all of them without one, or with a
+        taught deck, whose print the check never saw)."""
+        if self.strays is None or self.models.taught or not strays:
+            return strays
+        return self.strays.kept(image, strays)
+
     def _face_note(self, unsure: Sequence[SeenCard]) -> str:
         """Why the face check doubts some of the `unsure` reads, to tell a person what to
         look at ("; 3s looks like a court card"); empty when it doubts none."""
@@ -331,7 +345,7 @@ class PhotoScanner:
         return "".join(f"; {note}" for note in notes)
 
     def _judged(
-        self, snapshot: TableSnapshot, reads: FrameReads, quality: ImageQuality
+        self, snapshot: TableSnapshot, reads: FrameReads, quality: ImageQuality, image: Frame
     ) -> TableSnapshot:
         """Mark unsure reads and add the scan's own warnings to the reconstruction's."""
         cards = tuple(
@@ -356,7 +370,7 @@ class PhotoScanner:
                 ScanWarning("joker", "a card looks like a joker but could not be read: add it")
             )
         else:
-            corners = _stray_corners(reads, cards, unread)
+            corners = self._card_corners(_stray_corners(reads, cards, unread), image)
             if corners:
                 n = len(corners)
                 warnings.append(

@@ -33,8 +33,9 @@ below the level re-marked unsure (the `unsure` warning) through the same
 `PhotoScanner.scan` with the models' reads of each photo replayed, not re-run.
 `--sure-name P` (or `off`) scans with another name level than the models' `sure_name`
 (a read the reader gives at least P is sure unless its name is read twice);
-`--face-sweep` and `--joker-sweep` re-mark the same way at each level of the face
-check (`FACE_LEVELS`) and of its joker check (`JOKER_LEVELS`). Choose the
+`--face-sweep`, `--joker-sweep` and `--stray-sweep` re-mark the same way at each level
+of the face check (`FACE_LEVELS`), of its joker check (`JOKER_LEVELS`) and of the stray
+check (`STRAY_LEVELS`). Choose the
 levels (`sure_read`, `sure_name` in the models' `models.toml`) on `--split val` only,
 never on test: the test split's held-out decks and tables are there to say how the
 chosen levels do on photos they were not chosen on. Asserts nothing.
@@ -63,7 +64,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -93,6 +94,9 @@ FACE_LEVELS = (0.0, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3)
 JOKER_LEVELS = (0.0, 0.002, 0.005, 0.01, 0.02, 0.05)
 """The face check's joker levels `--joker-sweep` tries (`FaceCheck.joker_least`; 0: jokers
 not checked)."""
+STRAY_LEVELS = (0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
+"""Stray check levels `--stray-sweep` tries (`stray_check.StrayCheck.least`; 0: every
+stray is warned of)."""
 SIZES = {"1 MP": (1152, 864), "4 MP": (2304, 1728), "12 MP": (4032, 3024)}
 SILENT_SHOWN = 20
 
@@ -362,6 +366,36 @@ def print_sweep(
         print(f"  {level:<5g} |        {cells[0]} |            {cells[1]}{mark}")
 
 
+Sweep = tuple[Sequence[float], float, Callable[[float], PhotoScanner]]
+"""A check's levels to try, the level the models chose, and the scanner at a level."""
+
+
+def level_sweeps(scanner: PhotoScanner, args: argparse.Namespace) -> dict[str, Sweep]:
+    """The check levels asked for (`--face-sweep`, `--joker-sweep`, `--stray-sweep`),
+    by the title their table is printed under: each re-marks the same scan."""
+    checks: dict[str, Sweep] = {}
+    faces, strays = scanner.faces, scanner.strays
+    if args.face_sweep and faces is not None:
+        checks["face check level (sure level as above)"] = (
+            FACE_LEVELS,
+            faces.least,
+            lambda level: replace(scanner, faces=replace(faces, least=level)),
+        )
+    if args.joker_sweep and faces is not None:
+        checks["face check joker level (0: not checked)"] = (
+            JOKER_LEVELS,
+            faces.joker_least or 0.0,
+            lambda level: replace(scanner, faces=replace(faces, joker_least=level or None)),
+        )
+    if args.stray_sweep and strays is not None:
+        checks["stray check level (0: every stray warned of)"] = (
+            STRAY_LEVELS,
+            strays.least,
+            lambda level: replace(scanner, strays=replace(strays, least=level)),
+        )
+    return checks
+
+
 def main(argv: list[str] | None = None) -> dict[str, list[float]]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=tuple(SEEDS), default="val")
@@ -387,6 +421,11 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
         "--joker-sweep",
         action="store_true",
         help="also try the face check's joker levels JOKER_LEVELS",
+    )
+    parser.add_argument(
+        "--stray-sweep",
+        action="store_true",
+        help="also try the stray check levels STRAY_LEVELS",
     )
     parser.add_argument(
         "--sure-name",
@@ -419,11 +458,12 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
         scanner = replace(scanner, faces=replace(scanner.faces, least=args.face_least))
     if (args.face_sweep or args.joker_sweep) and scanner.faces is None:
         parser.error("--face-sweep: these models have no face check ([face] in models.toml)")
-    faced: dict[float, dict[str, list[Judged]]] = {
-        level: {"hand": [], "lay-down": []} for level in (FACE_LEVELS if args.face_sweep else ())
-    }
-    jokers: dict[float, dict[str, list[Judged]]] = {
-        level: {"hand": [], "lay-down": []} for level in (JOKER_LEVELS if args.joker_sweep else ())
+    if args.stray_sweep and scanner.strays is None:
+        parser.error("--stray-sweep: these models have no stray check ([stray] in models.toml)")
+    checks = level_sweeps(scanner, args)
+    swept: dict[str, dict[float, dict[str, list[Judged]]]] = {
+        title: {level: {"hand": [], "lay-down": []} for level in levels}
+        for title, (levels, _, _) in checks.items()
     }
     judged: dict[str, list[Judged]] = {"hand": [], "lay-down": []}
     truths: dict[str, dict[str, Any]] = {}
@@ -458,19 +498,10 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
                             image, rules=rules, kind=PhotoKind(kind)
                         )
                         sweep[level][kind].append(judge(again, truth, photo))
-                for level in faced:
-                    assert scanner.faces is not None
-                    again = replace(scanner, faces=replace(scanner.faces, least=level)).scan(
-                        image, rules=rules, kind=PhotoKind(kind)
-                    )
-                    faced[level][kind].append(judge(again, truth, photo))
-                for level in jokers:
-                    assert scanner.faces is not None
-                    check = replace(scanner.faces, joker_least=level or None)
-                    again = replace(scanner, faces=check).scan(
-                        image, rules=rules, kind=PhotoKind(kind)
-                    )
-                    jokers[level][kind].append(judge(again, truth, photo))
+                for title, (_, _, at_level) in checks.items():
+                    for level, outcomes in swept[title].items():
+                        again = at_level(level).scan(image, rules=rules, kind=PhotoKind(kind))
+                        outcomes[kind].append(judge(again, truth, photo))
         if kept_at is not None and remembered.kept is not None:
             kept_at.write_bytes(pickle.dumps(remembered.kept))
 
@@ -571,14 +602,8 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
         )
     if args.sweep:
         print_sweep(sweep, scanner.sure_level)
-    if faced:
-        assert scanner.faces is not None
-        print_sweep(faced, scanner.faces.least, "face check level (sure level as above)")
-    if jokers:
-        assert scanner.faces is not None
-        print_sweep(
-            jokers, scanner.faces.joker_least or 0.0, "face check joker level (0: not checked)"
-        )
+    for title, (_, chosen, _) in checks.items():
+        print_sweep(swept[title], chosen, title)
     return {"hand": shares(hands), "lay-down": shares(lay_downs)}
 
 

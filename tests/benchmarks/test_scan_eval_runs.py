@@ -9,6 +9,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from model_stand_ins import shipped_with_candidate_stray
 
 from shanghai.vision.pipeline import CardModels, models_installed
 
@@ -95,3 +96,29 @@ def test_several_seeds_are_pooled(
     rows = [x.split()[:2] for x in by_seed[2:4]]
     assert rows == [["3101", "2"], ["3103", "2"]]
     assert abs(sum(figures["hand"]) - 100.0) < 1e-6
+
+
+def test_check_levels_are_swept_on_the_same_scans(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    benchmark_script: Callable[[str], ModuleType],
+) -> None:
+    """`--face-sweep --stray-sweep`: a table per check, a row per level, each row's
+    shares summing to 100% for hands and lay-downs, the models' own level marked."""
+    module = benchmark_script("scan_eval")
+    models = shipped_with_candidate_stray(tmp_path / "models")
+    argv = ["--n", "2", "--data", str(tmp_path / "photos"), "--no-timing", "--threads", "1"]
+    module.main([*argv, "--models", str(models), "--face-sweep", "--stray-sweep"])
+    lines = capsys.readouterr().out.splitlines()
+    for title, levels in (
+        ("face check level", module.FACE_LEVELS),
+        ("stray check level", module.STRAY_LEVELS),
+    ):
+        start = next(i for i, line in enumerate(lines) if line.startswith(title))
+        rows = lines[start + 2 : start + 2 + len(levels)]
+        assert [float(row.split("|")[0]) for row in rows] == list(levels)
+        for row in rows:
+            shares = [float(v) for v in re.findall(r"([\d.]+)%", row)]
+            assert len(shares) == 8
+            assert abs(sum(shares[:4]) - 100) < 0.2 and abs(sum(shares[4:]) - 100) < 0.2
+        assert sum("<- the models' level" in row for row in rows) == 1

@@ -18,8 +18,11 @@ from shanghai.datasets.backgrounds import HELD_OUT_FAMILIES
 from shanghai.datasets.decks import code_looks, unseen_val_looks
 from shanghai.datasets.generate import GenerateConfig, generate
 from shanghai.datasets.splits import UNSEEN_VAL, choose_background, choose_looks
+from shanghai.datasets.stray_crops import located_class
 from shanghai.engine.cards import CARD_CLASSES, JOKER, Card, DeckFamily
 from shanghai.vision.face_kind import FACE_KINDS, FACE_MASK, FACE_SIZE
+from shanghai.vision.pipeline import models_installed
+from shanghai.vision.stray_check import STRAY_CLASSES, STRAY_SIZE
 from shanghai.vision.upright import UPRIGHT_CLASSES
 
 HELD_OUT_LOOKS = {look.name for look in code_looks() if look.held_out}
@@ -155,6 +158,32 @@ def test_upright_index_crops_hold_every_card_once_per_index(tmp_path: Path) -> N
         assert cv2.imread(str(crop)).shape == (64, 64, 3)
     manifest = json.loads((cfg.root / "manifest.json").read_text())
     assert manifest["kind"] == "upright-index-crops"
+
+
+@pytest.mark.skipif(not models_installed(), reason="card models not installed")
+def test_stray_crops_hold_what_the_models_leave_unread_sorted_by_where_it_lies(
+    tmp_path: Path,
+) -> None:
+    cfg = GenerateConfig(out=tmp_path, n=6, seed=3, kind="stray-crops", split="train")
+    summary = generate(cfg, progress=False)
+    crops = list(cfg.root.rglob("*.png"))
+    assert len(crops) == summary.crops > 0
+    assert {crop.parent.name for crop in crops} <= set(STRAY_CLASSES)
+    for crop in crops:
+        assert crop.parent.parent.name == "train"
+        assert cv2.imread(str(crop)).shape == (STRAY_SIZE, STRAY_SIZE, 3)
+    manifest = json.loads((cfg.root / "manifest.json").read_text())
+    assert manifest["kind"] == "stray-crops" and manifest["classes"] == list(STRAY_CLASSES)
+
+
+def test_a_located_box_is_an_index_where_a_true_index_covers_it() -> None:
+    index = (100.0, 100.0, 120.0, 140.0)
+    on = np.array([102.0, 104.0, 118.0, 136.0])
+    assert located_class(on, [index]) == "index"
+    assert located_class(np.array([300.0, 300.0, 320.0, 340.0]), [index]) == "other"
+    # a box an index covers a fifth of: neither, left out
+    assert located_class(np.array([116.0, 100.0, 136.0, 140.0]), [index]) is None
+    assert located_class(on, []) == "other"
 
 
 @pytest.mark.parametrize(("share", "family"), [(1.0, "rook"), (0.0, "standard")])

@@ -6,50 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from mini_table import MiniTable, TableReader
+from mini_table import MiniTable, TableReader, WithUnread
 
 from shanghai.engine.variant_files import find_variant
-from shanghai.engine.variants import Rules
-from shanghai.vision.pipeline import FrameReads, Passes
 from shanghai.vision.scan import PhotoKind, PhotoScanner
 
 RULES = find_variant("shanghai").rules(4)
 FRAME = np.random.default_rng(3).integers(0, 255, (900, 1200, 3), dtype=np.uint8)
 """A photo with texture (a one-colour image is refused before any read)."""
-
-
-class WithUnread(TableReader):
-    """The table read perfectly, plus indices located but not read (boxes and the
-    reader's best guess for each), as the models report a corner too small or covered
-    to read, and card outlines with nothing located in them (`outlines`: a box, a place
-    mat, what the locator took for cards on real photos)."""
-
-    def __init__(
-        self,
-        table: MiniTable,
-        unread: Sequence[tuple[tuple[float, ...], str]],
-        outlines: Sequence[tuple[float, ...]] = (),
-    ) -> None:
-        super().__init__(table)
-        self.unread = unread
-        self.outlines = outlines
-
-    def read_frame(
-        self,
-        frame: np.ndarray,  # type: ignore[type-arg]
-        rules: Rules | None = None,
-        region: tuple[int, int, int, int] | None = None,
-        like: Passes | None = None,
-    ) -> FrameReads:
-        found = super().read_frame(frame, rules)
-        boxes = np.asarray([box for box, _ in self.unread], np.float32).reshape(-1, 4)
-        outlines = np.asarray(self.outlines, np.float32).reshape(-1, 4)
-        return FrameReads(
-            found.readings,
-            np.concatenate([found.card_xyxy, outlines]),
-            np.concatenate([found.unread_xyxy, boxes]),
-            found.unread_best + tuple(g for _, g in self.unread),
-        )
 
 
 def scan(table: MiniTable, unread: Sequence[tuple[tuple[float, ...], str]]) -> list[str]:

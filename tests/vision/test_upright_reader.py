@@ -180,7 +180,8 @@ def test_the_shipped_upright_reader_reads_upright_indices_better_than_the_reader
 @needs_models
 def test_a_trained_folder_keeps_the_shipped_checks_and_upright_reader(tmp_path: Path) -> None:
     """`shanghai train` writes settings beside its new locator and reader: the shipped
-    face check, upright check and upright reader are copied and named there."""
+    face check, upright check, upright reader and stray check are copied and named
+    there."""
     from shanghai.cli.train_commands import _write_settings
 
     folder = tmp_path / "trained"
@@ -191,7 +192,9 @@ def test_a_trained_folder_keeps_the_shipped_checks_and_upright_reader(tmp_path: 
         (files.face, shipped.face),
         (files.upright, shipped.upright),
         (files.upright_reader, shipped.upright_reader),
+        (files.stray, shipped.stray),
     ):
         assert (mine is None) == (theirs is None)
         if mine is not None and theirs is not None:
             assert mine.parent == folder and mine.read_bytes() == theirs.read_bytes()
+    assert files.stray_least == shipped.stray_least
