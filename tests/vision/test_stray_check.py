@@ -157,8 +157,8 @@ def test_the_candidate_stray_check_drops_more_card_art_than_indices(tmp_path: Pa
     seed no training or level choice used),
     sorted by where each box truly lies: the check drops (p(index) under its level) at
     most 5% of the boxes on a card's index, and a larger share of those on card art
-    than of those on an index. It is a coarse filter: on validation it dropped a fifth
-    of the art and 3% of the indices (models/MODEL_CARD.md, "Stray check")."""
+    than of those on an index. It is a coarse filter: on validation it dropped a third
+    of the art and 2% of the indices (models/MODEL_CARD.md, "Stray check")."""
     from shanghai.datasets.generate import GenerateConfig, generate
     from shanghai.vision.sources import read_image
 
