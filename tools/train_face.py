@@ -122,7 +122,8 @@ def link_split(sources: list[Path], to: Path) -> None:
 
 def train(args: argparse.Namespace, check: Check) -> None:
     linked = args.linked or args.data / "all"
-    link_split([args.data / f"train/{check.kind}/train"], linked / "train")
+    more = [folder / f"{check.kind}/train" for folder in args.also]
+    link_split([args.data / f"train/{check.kind}/train", *more], linked / "train")
     val = [args.data / f"val/{check.kind}/val", args.data / f"unseen/{check.kind}/val-unseen"]
     link_split(val, linked / "val")
     config = ReaderConfig(
@@ -163,6 +164,13 @@ def main() -> None:
     fit.add_argument("--init", type=Path, default=None, help="start from these weights")
     fit.add_argument("--lr0", type=float, default=None, help="default the reader's 0.003")
     fit.add_argument("--hours", type=float, default=None, help="a wall-clock budget")
+    fit.add_argument(
+        "--also",
+        type=Path,
+        action="append",
+        default=[],
+        help="another generated train folder (--out of `data generate`) to learn from",
+    )
     out = sub.add_parser("export", help="int8 ONNX into a models folder")
     out.add_argument("weights", type=Path)
     out.add_argument("to", type=Path)

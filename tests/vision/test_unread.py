@@ -134,3 +134,51 @@ def test_a_card_unread_between_cards_read_keeps_its_box(mini_table) -> None:  # 
     assert [w.message for w in cards.warnings if w.code == "unread"] == [
         "1 card could not be read (covered, blurred or too small): add it"
     ]
+
+
+def _around(boxes: np.ndarray, pad: float) -> np.ndarray:
+    """One box around `boxes`, reaching `pad` px past them above and below."""
+    return np.asarray(
+        [[boxes[:, 0].min(), boxes[:, 1].min() - pad, boxes[:, 2].max(), boxes[:, 3].max() + pad]],
+        np.float32,
+    )
+
+
+def _pad_for(cover: float, height: float) -> float:
+    """The pad above and below a row of boxes `height` tall that leaves them covering
+    `cover` of the box around them."""
+    return height * (1 / cover - 1) / 2
+
+
+def _unread_with(mini_table, names: list[str], around: list[str], cover: float):  # type: ignore[no-untyped-def]
+    """The unread boxes of a row of `names`, read, plus one box around the cards
+    `around` that their own boxes cover `cover` of."""
+    table = mini_table()
+    table.row(names, 600, 450, step=40)
+    readings, boxes = table.measure()
+    found = CardIdentifier().identify(readings, boxes)
+    by_name = {str(c.card): boxes[c.box_id] for c in found.cards if c.box_id is not None}
+    inner = np.asarray([by_name[n] for n in around], np.float32)
+    height = float(inner[:, 3].max() - inner[:, 1].min())
+    extra = _around(inner, _pad_for(cover, height))
+    return unread_boxes(np.vstack([boxes, extra]), found.cards)
+
+
+def test_a_box_reaching_past_three_cards_read_is_not_a_card_unread(mini_table) -> None:  # type: ignore[no-untyped-def]
+    # The locator's box around a fan of three read cards reaches past their own boxes
+    # (they cover 0.8 of it): still no fourth card.
+    unread = _unread_with(mini_table, ["10d", "8s", "4c"], ["10d", "8s", "4c"], 0.8)
+    assert len(unread) == 0
+
+
+def test_a_box_around_one_card_read_needs_more_cover(mini_table) -> None:  # type: ignore[no-untyped-def]
+    # Holding one read card's index, a box its card covers 0.8 of may be a card of its
+    # own under it: it stays a card to add.
+    unread = _unread_with(mini_table, ["10d", "8s", "4c"], ["4c"], 0.8)
+    assert len(unread) == 1
+
+
+def test_a_box_two_read_cards_cover_little_of_is_a_card_unread(mini_table) -> None:  # type: ignore[no-untyped-def]
+    # Two read indices inside, but 0.6 of the box covered: a card of its own.
+    unread = _unread_with(mini_table, ["10d", "8s", "4c"], ["8s", "4c"], 0.6)
+    assert len(unread) == 1
