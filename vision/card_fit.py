@@ -15,6 +15,8 @@ the whole cards around it) reaches over its own box and not over the neighbour's
 - `prior_axes`: that local direction, from the cards already placed.
 - `along_one_side`: two lone indices as the two corners of one side of a four-index
   card whose outline was never found.
+- `on_one_diagonal`: two lone indices as the two opposite corners of one card whose
+  outline was never found.
 """
 
 from __future__ import annotations
@@ -30,10 +32,12 @@ from .arrays import Float64Array
 from .box_overlap import overlap_areas
 from .card_model import (
     CARD_ASPECT,
+    DIAGONAL_TO_LENGTH,
     INDEX_INSET,
     SIDE_TO_LENGTH,
     card_bbox,
     centre_from_index,
+    diagonal_axis,
     overhang,
     right_of,
     turn,
@@ -46,6 +50,7 @@ __all__ = [
     "along_one_side",
     "card_shaped",
     "lone_fits",
+    "on_one_diagonal",
     "pair_fits",
     "prior_axes",
     "quad_fits",
@@ -351,6 +356,50 @@ def along_one_side(a_xyxy: Sequence[float], b_xyxy: Sequence[float], length: flo
     span = float(np.hypot(dx, dy)) / length
     turned = float(np.degrees(np.arctan2(across, along)))
     return SIDE_SPAN[0] <= span <= SIDE_SPAN[1] and turned <= SIDE_TURN_DEG
+
+
+DIAGONAL_SPAN = (0.8, 1.15)
+"""Distance of two lone indices over the photo's card length for them to be one card's
+opposite corners (`on_one_diagonal`): decks put them 0.89-1.04 of the length apart,
+and a slant view shortens the outlines that measure the length as well."""
+TALL_INDEX = 1.3
+"""An index box this much taller than wide (or wider than tall) stands along its card's
+long axis to within `TALL_SLACK`: a printed index is a tall rank over its suit, and
+turned further its box comes out nearly square."""
+TALL_SLACK = 0.5
+"""Sine of the largest turn between a tall index box and its card's long axis (30
+degrees)."""
+
+
+def on_one_diagonal(
+    a_xyxy: Sequence[float], b_xyxy: Sequence[float], length: float, others: Float64Array
+) -> bool:
+    """Whether two index boxes of one name can be the two opposite corners of one card
+    `length` pixels long whose outline the locator never found: their distance is the
+    card's diagonal (`DIAGONAL_SPAN`), the card that diagonal implies (a card is never
+    seen mirrored, so the line between them fixes its axis, `card_model.diagonal_axis`)
+    lies the way both index boxes stand (`TALL_INDEX`), and no index of another card
+    (`others`, (K, 2) centres) lies on its face. The top card of a fan shows both
+    corners; with no outline of its own, its two indices stood as two cards, doubling
+    its points without a word. Two copies of a card lie so only apart from the rest
+    (in a row or fan the cards between them lie on the implied face), at a card's
+    diagonal and turned to it (copies laid end to end stand in line with the line
+    between them, not turned `card_model.DIAGONAL_TURN_DEG` from it)."""
+    a = np.asarray(a_xyxy, dtype=np.float64)
+    b = np.asarray(b_xyxy, dtype=np.float64)
+    pa, pb = (a[:2] + a[2:]) / 2, (b[:2] + b[2:]) / 2
+    dist = float(np.hypot(*(pb - pa)))
+    if length <= 0 or not DIAGONAL_SPAN[0] <= dist / length <= DIAGONAL_SPAN[1]:
+        return False
+    down = diagonal_axis(pa, pb)
+    for box in (a, b):
+        wide, tall = box[2] - box[0], box[3] - box[1]
+        if tall >= TALL_INDEX * wide and abs(down[0]) > TALL_SLACK:
+            return False
+        if wide >= TALL_INDEX * tall and abs(down[1]) > TALL_SLACK:
+            return False
+    card_length = dist / DIAGONAL_TO_LENGTH
+    return not _covers((pa + pb) / 2, down, card_length, others)
 
 
 def prior_axes(

@@ -12,7 +12,9 @@ same face on the table more than once. The rules, in order:
    indices of one outline, and lie in no other, are one card too (the outline decides,
    not the distance); and two same-name indices that no outline took, lying as the
    two corners of one long side of a four-index card (`card_fit.along_one_side`), are
-   the strip a fan leaves of that card. Two copies of a card from two decks never
+   the strip a fan leaves of that card; two lying as opposite corners of one card with
+   no other card's index on its face (`card_fit.on_one_diagonal`) are a card whose
+   outline the locator missed. Two copies of a card from two decks never
    pass this: in a row the cards between them lie on the face; loose, they lie in two
    different boxes, or beside each other, not a card's side apart.
 2. **Copies stay copies.** Everything not merged is its own card, so two 7h are two.
@@ -40,7 +42,7 @@ import numpy.typing as npt
 from shanghai.engine.cards import Card
 from shanghai.engine.variants import Rules, build_shoe
 
-from .arrays import Float32Array
+from .arrays import Float32Array, Float64Array
 from .assignment import assign
 from .card_fit import (
     PairFit,
@@ -48,6 +50,7 @@ from .card_fit import (
     along_one_side,
     card_shaped,
     lone_fits,
+    on_one_diagonal,
     pair_fits,
     prior_axes,
     quad_fits,
@@ -56,7 +59,7 @@ from .card_fit import (
 from .readings import IndexReadings
 from .snapshot import ScanWarning, SeenCard
 
-__all__ = ["CardIdentifier", "Identification", "shoe_counts"]
+__all__ = ["CardIdentifier", "Identification", "one_card_pairs", "shoe_counts"]
 
 FOLD_APART = 0.6
 """A boxless index folds into a same-name card only this many of the card box's long
@@ -134,29 +137,47 @@ def _fold_outlineless(cards: list[SeenCard], boxes: Float32Array, margin: float)
     return kept
 
 
-def _fold_side_pairs(cards: list[SeenCard], boxes: Float32Array) -> list[SeenCard]:
-    """Two cards of one name, each one index and no outline, that lie as the two corners
-    of one side of a four-index card are that card (`card_fit.along_one_side`, the card's
-    length the median of the photo's outlines that hold a read card): a fan of such a
-    deck shows each covered card's index twice down its strip, and when the locator
-    misses the strip's outline both reads stood as cards, doubling its points without a
-    word (two of the silent errors on the validation photos). With no outline to tell
-    the cards' size, nothing merges. The nearest pairs merge first; each card once."""
-    held = [c.box_id for c in cards if c.box_id is not None]
+def one_card_pairs(cards: Sequence[SeenCard]) -> list[tuple[float, int, int]]:
+    """(distance, i, j) for each two cards of one name, each one index and no outline,
+    that lie as two corners of one card, nearest first; the card's length is the
+    median of the photo's outlines that hold a read card:
+
+    - the two corners of one side of a four-index card (`card_fit.along_one_side`): a
+      fan of such a deck shows each covered card's index twice down its strip, and
+      when the locator misses the strip's outline both reads stood as cards, doubling
+      its points without a word (two of the silent errors on the validation photos);
+    - the two opposite corners of one card with no other card's index on its face
+      (`card_fit.on_one_diagonal`): the top card of a fan whose outline was missed.
+
+    With no outline to tell the cards' size, there are none."""
+    held = [c for c in cards if c.box_id is not None]
     if not held:
-        return cards
-    length = float(np.median((boxes[held, 2:] - boxes[held, :2]).max(axis=1)))
+        return []
+    length = float(np.median([max(c.xyxy[2] - c.xyxy[0], c.xyxy[3] - c.xyxy[1]) for c in held]))
     lone = [i for i, c in enumerate(cards) if c.box_id is None and len(c.index_xyxy) == 1]
-    pairs = [
+    centres = [(i, point) for i, c in enumerate(cards) for point in c.index_centers]
+
+    def others(i: int, j: int) -> Float64Array:
+        out = np.asarray([p for k, p in centres if k not in (i, j)], dtype=np.float64)
+        return out.reshape(-1, 2)
+
+    return sorted(
         (float(np.hypot(*(cards[i].index_centers[0] - cards[j].index_centers[0]))), i, j)
         for n, i in enumerate(lone)
         for j in lone[n + 1 :]
         if cards[i].card == cards[j].card
-        and along_one_side(cards[i].index_xyxy[0], cards[j].index_xyxy[0], length)
-    ]
+        and (
+            along_one_side(cards[i].index_xyxy[0], cards[j].index_xyxy[0], length)
+            or on_one_diagonal(cards[i].index_xyxy[0], cards[j].index_xyxy[0], length, others(i, j))
+        )
+    )
+
+
+def _fold_lone_pairs(cards: list[SeenCard]) -> list[SeenCard]:
+    """The pairs `one_card_pairs` finds, each made one card; each card once."""
     merged: dict[int, SeenCard] = {}
     gone: set[int] = set()
-    for _, i, j in sorted(pairs):
+    for _, i, j in one_card_pairs(cards):
         if i in gone or j in gone or i in merged or j in merged:
             continue
         a, b = cards[i], cards[j]
@@ -234,7 +255,7 @@ class CardIdentifier:
                 ignored += len(members)
                 continue
             cards.append(self._card(readings, members, boxes, box_id, axis))
-        cards = _fold_side_pairs(_fold_outlineless(cards, boxes, self.box_margin), boxes)
+        cards = _fold_lone_pairs(_fold_outlineless(cards, boxes, self.box_margin))
         foreign: tuple[int, ...] = ()
         if self.rules is not None:
             cards, foreign, notes = self._check_shoe(cards, self.rules)

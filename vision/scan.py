@@ -37,6 +37,7 @@ from .deck_head import DeckHead
 from .face_kind import FaceCheck, face_kind
 from .image_checks import ImageQuality, ScanInputError, assess, check_size
 from .layout import card_length
+from .physical import one_card_pairs
 from .pipeline import CardModels, CardPipeline, FrameReader, FrameReads
 from .reconstruct import Reconstructor
 from .regions import Reread
@@ -303,7 +304,7 @@ class PhotoScanner:
         cards (its wide band split the card's outline in two), against 2 misread. So
         with a deck, a name read twice within a card's reach is never sure on its
         confidence alone either."""
-        if _corners_too_close(card, cards):
+        if _corners_too_close(card, cards) or _one_card_twice(card, cards):
             return False
         if self.faces is not None and self.faces.contradicts(card.face, card.card):
             return False
@@ -449,6 +450,15 @@ def _maybe_one_card(card: SeenCard, cards: Sequence[SeenCard]) -> bool:
         return False
     near, far = (share * card_length(cards) for share in SIDE_BY_SIDE)
     return any(not near <= d < far for d in within)
+
+
+def _one_card_twice(card: SeenCard, cards: Sequence[SeenCard]) -> bool:
+    """Whether this card and another of its name lie as two corners of one card
+    (`physical.one_card_pairs`). Identification folds such pairs, but the upright
+    reader and the 6-or-9 check name cards after it: the bottom corner of a fan's top
+    card, read 6d and then 8d beside its top corner's 8d, stood as a second 8d, sure,
+    and the hand's points were wrong without a word (a validation photo, seed 3105)."""
+    return any(card is cards[i] or card is cards[j] for _, i, j in one_card_pairs(cards))
 
 
 def _corners_too_close(card: SeenCard, cards: Sequence[SeenCard]) -> bool:

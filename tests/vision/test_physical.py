@@ -7,10 +7,11 @@ import pytest
 
 from shanghai.engine.cards import Card
 from shanghai.engine.variant_files import find_variant
+from shanghai.vision.card_model import centre_from_index, turn
 from shanghai.vision.physical import (
     CardIdentifier,
+    _fold_lone_pairs,
     _fold_outlineless,
-    _fold_side_pairs,
     shoe_counts,
 )
 from shanghai.vision.readings import IndexReadings
@@ -72,12 +73,11 @@ def test_two_indices_down_one_side_of_a_card_without_an_outline_are_one_card() -
     strip; with the strip's outline missed, the two reads are one card, not two (a
     doubled 8d was scored without a warning). The card's size comes from the photo's
     outlines (here one 63 x 88 card box held by another card)."""
-    outline = np.array([[300, 100, 363, 188]], np.float32)
     owner = SeenCard(
         Card.parse("4s"), 0.9, (300, 100, 363, 188), index_xyxy=((302, 104, 311, 124),), box_id=0
     )
     top, bottom = _lone("8d", 120, 113), _lone("8d", 121, 175)  # 62 px apart: 0.70 of 88
-    folded = _fold_side_pairs([owner, top, bottom], outline)
+    folded = _fold_lone_pairs([owner, top, bottom])
     assert sorted(str(c.card) for c in folded) == ["4s", "8d"]
     assert len(next(c for c in folded if str(c.card) == "8d").index_xyxy) == 2
 
@@ -86,16 +86,15 @@ def test_copies_beside_each_other_or_end_to_end_stay_two() -> None:
     """Two copies side by side in a row lie across the indices' long side, and copies
     laid end to end lie a whole card or more apart: neither is a card's side. Without
     any outline in the photo, the card's size is unknown and nothing merges."""
-    outline = np.array([[300, 100, 363, 188]], np.float32)
     owner = SeenCard(
         Card.parse("4s"), 0.9, (300, 100, 363, 188), index_xyxy=((302, 104, 311, 124),), box_id=0
     )
     across = [owner, _lone("8d", 120, 113), _lone("8d", 182, 113)]
     end_to_end = [owner, _lone("8d", 120, 113), _lone("8d", 120, 213)]
-    assert len(_fold_side_pairs(across, outline)) == 3
-    assert len(_fold_side_pairs(end_to_end, outline)) == 3
+    assert len(_fold_lone_pairs(across)) == 3
+    assert len(_fold_lone_pairs(end_to_end)) == 3
     alone = [_lone("8d", 120, 113), _lone("8d", 121, 175)]
-    assert len(_fold_side_pairs(alone, np.zeros((0, 4), np.float32))) == 2
+    assert len(_fold_lone_pairs(alone)) == 2
 
 
 def test_a_turned_four_index_strip_whose_outline_was_missed_counts_once(mini_table) -> None:  # type: ignore[no-untyped-def]
@@ -230,3 +229,40 @@ def test_four_index_cards_in_a_row_count_once_each(mini_table) -> None:  # type:
         assert len(readings) == 3 * 2 + 4
         found = CardIdentifier().identify(readings, boxes)
         assert _names(found) == ["5d", "6d", "7d", "8d"], angle
+
+
+def _diagonal_pair(name: str, top: tuple[float, float], turn_deg: float) -> list[SeenCard]:
+    """The two read corners of one 63 x 88 card turned `turn_deg` clockwise whose
+    top-left index is centred at `top`: an upright index box and its opposite one."""
+    down = turn(np.array([0.0, 1.0]), turn_deg)
+    tl = np.asarray(top, dtype=np.float64)
+    centre = centre_from_index(tl, down, 88.0)
+    br = 2 * centre - tl
+    return [_lone(name, *tl), _lone(name, *br)]
+
+
+def test_the_two_corners_of_a_card_without_an_outline_are_one_card() -> None:
+    """The top card of a fan shows both its corners, and when the locator misses its
+    outline the two reads stood as two cards (an 8d counted twice, in silence)."""
+    owner = SeenCard(
+        Card.parse("4s"), 0.9, (300, 100, 363, 188), index_xyxy=((302, 104, 311, 124),), box_id=0
+    )
+    for turn_deg in (-15.0, 0.0, 20.0):
+        folded = _fold_lone_pairs([owner, *_diagonal_pair("8d", (120, 113), turn_deg)])
+        assert sorted(str(c.card) for c in folded) == ["4s", "8d"], turn_deg
+        assert len(next(c for c in folded if str(c.card) == "8d").index_xyxy) == 2
+
+
+def test_copies_a_diagonal_apart_with_a_card_between_stay_two() -> None:
+    """Two copies in one fan or row have the cards between them lying on the face the
+    diagonal implies; and copies in line with each other are not turned as a card's
+    corners are."""
+    owner = SeenCard(
+        Card.parse("4s"), 0.9, (300, 100, 363, 188), index_xyxy=((302, 104, 311, 124),), box_id=0
+    )
+    pair = _diagonal_pair("8d", (120, 113), 0.0)
+    centre = (pair[0].index_centers[0] + pair[1].index_centers[0]) / 2
+    between = _lone("Kh", *centre)
+    assert len(_fold_lone_pairs([owner, *pair, between])) == 4
+    in_line = [owner, _lone("8d", 120, 113), _lone("8d", 120, 200)]
+    assert len(_fold_lone_pairs(in_line)) == 3

@@ -206,3 +206,31 @@ def test_two_cards_of_one_name_side_by_side_are_two_sure_cards() -> None:
     snapshot = scan(table, Doubted(table, {"8c": (0.6, 0.9995)}))
     assert sorted(str(c.card) for c in snapshot.cards) == ["4h", "8c", "8c", "8d"]
     assert unsure(snapshot) == []
+
+
+def test_two_corners_of_one_card_named_alike_after_identification_are_marked() -> None:
+    """The upright reader names cards after identification folded one card's corners:
+    a fan's top card, its outline missed, read 8d at one corner and 6d at the other,
+    became two 8d, both sure. Two lone reads of one name lying as one card's opposite
+    corners (no other index on that card's face) are marked; a third card of the name
+    far away, and the card holding an outline, stay sure."""
+
+    def lone(x: float, y: float, name: str = "8d") -> SeenCard:
+        box = (x - 7.0, y - 15.0, x + 7.0, y + 15.0)
+        return SeenCard(Card.parse(name), 0.95, box, index_xyxy=(box,))
+
+    whole = SeenCard(
+        Card.parse("Kd"),
+        0.95,
+        (600.0, 0.0, 726.0, 176.0),
+        index_xyxy=((604.0, 6.0, 618.0, 36.0), (708.0, 140.0, 722.0, 170.0)),
+        box_id=0,
+    )
+    # A 126 x 176 card upright: its index centres 102 px across and 139 px down.
+    top, bottom, far = lone(100.0, 100.0), lone(202.0, 239.0), lone(1000.0, 600.0)
+    cards = [whole, top, bottom, far]
+    scanner = PhotoScanner(TableReader(MiniTable()))
+    assert [scanner.is_sure(c, cards) for c in cards] == [True, False, False, True]
+    on_its_face = lone(151.0, 170.0, "3c")
+    cards = [whole, top, bottom, far, on_its_face]
+    assert [scanner.is_sure(c, cards) for c in cards[:3]] == [True, True, True]
