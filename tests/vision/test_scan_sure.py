@@ -12,8 +12,7 @@ from mini_table import MiniTable, TableReader
 
 from shanghai.engine.cards import Card
 from shanghai.engine.variant_files import find_variant
-from shanghai.engine.variants import Rules
-from shanghai.vision.pipeline import FrameReads, Passes
+from shanghai.vision.pipeline import FrameReads
 from shanghai.vision.readings import IndexReadings
 from shanghai.vision.scan import PhotoKind, PhotoScanner
 from shanghai.vision.snapshot import SeenCard, TableSnapshot
@@ -37,14 +36,7 @@ class Doubted(TableReader):
         self.doubt = doubt
         self.sure_name = sure_name
 
-    def read_frame(
-        self,
-        frame: np.ndarray,  # type: ignore[type-arg]
-        rules: Rules | None = None,
-        region: tuple[int, int, int, int] | None = None,
-        like: Passes | None = None,
-    ) -> FrameReads:
-        found = super().read_frame(frame, rules)
+    def reads(self, found: FrameReads) -> FrameReads:
         pairs = [self.doubt.get(n, (0.9, 0.9)) for n in found.readings.names]
         locating = np.array([p[0] for p in pairs], np.float32)
         reading = np.array([p[1] for p in pairs], np.float32)
