@@ -136,7 +136,11 @@ def train(args: argparse.Namespace, check: Check) -> None:
         seed=3,
         init_from=args.init,
         hours=args.hours,
-        extra={**check.extra, **({"lr0": args.lr0} if args.lr0 is not None else {})},
+        extra={
+            **check.extra,
+            **({"lr0": args.lr0} if args.lr0 is not None else {}),
+            **({"warmup_epochs": args.warmup} if args.warmup is not None else {}),
+        },
     )
     print(train_reader(config))
 
@@ -164,6 +168,9 @@ def main() -> None:
     fit.add_argument("--init", type=Path, default=None, help="start from these weights")
     fit.add_argument("--lr0", type=float, default=None, help="default the reader's 0.003")
     fit.add_argument("--hours", type=float, default=None, help="a wall-clock budget")
+    fit.add_argument(
+        "--warmup", type=float, default=None, help="warm-up epochs (default ultralytics' 3)"
+    )
     fit.add_argument(
         "--also",
         type=Path,

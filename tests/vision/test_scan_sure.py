@@ -226,3 +226,28 @@ def test_two_corners_of_one_card_named_alike_after_identification_are_marked() -
     on_its_face = lone(151.0, 170.0, "3c")
     cards = [whole, top, bottom, far, on_its_face]
     assert [scanner.is_sure(c, cards) for c in cards[:3]] == [True, True, True]
+
+
+def test_a_card_of_three_indices_two_of_them_close_is_marked() -> None:
+    """Three 1B indices folded into one card: two are its diagonal corners, the third
+    lies 43 px from one of them on 176 px cards, which no card's corners do (a covered
+    1B's corner beside the top 1B's: two cards counted once). Marked, though its
+    corners span a whole card."""
+    whole = SeenCard(
+        Card.parse("Kd"),
+        0.95,
+        (600.0, 0.0, 726.0, 176.0),
+        index_xyxy=((604.0, 6.0, 618.0, 36.0), (708.0, 140.0, 722.0, 170.0)),
+        box_id=0,
+    )
+    corners = ((4.0, 6.0, 18.0, 36.0), (108.0, 140.0, 122.0, 170.0))
+    folded = SeenCard(
+        Card.parse("1B"),
+        0.95,
+        (0.0, 0.0, 126.0, 176.0),
+        index_xyxy=((-39.0, 6.0, -25.0, 36.0), *corners),
+        box_id=1,
+    )
+    scanner = PhotoScanner(TableReader(MiniTable()))
+    assert not scanner.is_sure(folded, [whole, folded])
+    assert scanner.is_sure(replace(folded, index_xyxy=corners), [whole, folded])
