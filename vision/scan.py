@@ -361,7 +361,8 @@ class PhotoScanner:
                     "unsure",
                     f"{_count(len(unsure), 'read')} unsure ({names}): check "
                     + ("it" if len(unsure) == 1 else "them")
-                    + self._face_note([cards[i] for i in unsure]),
+                    + self._face_note([cards[i] for i in unsure])
+                    + _count_note(cards, unsure),
                     tuple(unsure),
                 )
             )
@@ -450,6 +451,20 @@ def _maybe_one_card(card: SeenCard, cards: Sequence[SeenCard]) -> bool:
         return False
     near, far = (share * card_length(cards) for share in SIDE_BY_SIDE)
     return any(not near <= d < far for d in within)
+
+
+def _count_note(cards: Sequence[SeenCard], unsure: Sequence[int]) -> str:
+    """Why some of the `unsure` reads (indices into `cards`) are unsure when it is the
+    count, not the name, in doubt, to tell a person what to look at ("; 8d may be one
+    card seen at both corners"); empty when none is."""
+    notes = []
+    twice = sorted({str(cards[i].card) for i in unsure if _one_card_twice(cards[i], cards)})
+    if twice:
+        notes.append(f"{', '.join(twice)} may be one card seen at both corners")
+    joined = sorted({str(cards[i].card) for i in unsure if _corners_too_close(cards[i], cards)})
+    if joined:
+        notes.append(f"{', '.join(joined)} may be two cards")
+    return "".join(f"; {note}" for note in notes)
 
 
 def _one_card_twice(card: SeenCard, cards: Sequence[SeenCard]) -> bool:

@@ -14,7 +14,7 @@ from shanghai.engine.cards import Card
 from shanghai.engine.variant_files import find_variant
 from shanghai.vision.pipeline import FrameReads
 from shanghai.vision.readings import IndexReadings
-from shanghai.vision.scan import PhotoKind, PhotoScanner
+from shanghai.vision.scan import PhotoKind, PhotoScanner, _count_note
 from shanghai.vision.snapshot import SeenCard, TableSnapshot
 
 RULES = find_variant("shanghai").rules(4)
@@ -251,3 +251,30 @@ def test_a_card_of_three_indices_two_of_them_close_is_marked() -> None:
     scanner = PhotoScanner(TableReader(MiniTable()))
     assert not scanner.is_sure(folded, [whole, folded])
     assert scanner.is_sure(replace(folded, index_xyxy=corners), [whole, folded])
+
+
+def test_the_unsure_warning_says_when_the_count_is_in_doubt() -> None:
+    """A person told "check them" should know what to look for: one card seen at both
+    corners, or two cards read as one."""
+    whole = SeenCard(
+        Card.parse("Kd"),
+        0.95,
+        (600.0, 0.0, 726.0, 176.0),
+        index_xyxy=((604.0, 6.0, 618.0, 36.0), (708.0, 140.0, 722.0, 170.0)),
+        box_id=0,
+    )
+    top = SeenCard(
+        Card.parse("8d"), 0.95, (93.0, 85.0, 107.0, 115.0), index_xyxy=((93.0, 85.0, 107.0, 115.0),)
+    )
+    bottom = replace(
+        top, xyxy=(195.0, 224.0, 209.0, 254.0), index_xyxy=((195.0, 224.0, 209.0, 254.0),)
+    )
+    cards = [whole, top, bottom]
+    assert _count_note(cards, [1, 2]) == "; 8d may be one card seen at both corners"
+    assert _count_note(cards, []) == ""
+    joined = replace(
+        whole,
+        card=Card.parse("4h"),
+        index_xyxy=((604.0, 6.0, 618.0, 36.0), (644.0, 6.0, 658.0, 36.0)),
+    )
+    assert _count_note([joined, top], [0]) == "; 4h may be two cards"
