@@ -89,6 +89,18 @@ def close_pair(name: str) -> MiniTable:
     return table
 
 
+def whole_kd(x: float) -> SeenCard:
+    """A Kd read at both diagonal corners, its 126 x 176 px outline `x` px from the left:
+    the card whose size tells the photo's card length."""
+    return SeenCard(
+        Card.parse("Kd"),
+        0.95,
+        (x, 0.0, x + 126.0, 176.0),
+        index_xyxy=((x + 4.0, 6.0, x + 18.0, 36.0), (x + 108.0, 140.0, x + 122.0, 170.0)),
+        box_id=0,
+    )
+
+
 def test_a_name_read_on_two_cards_close_together_stays_marked() -> None:
     """Two reads of one name a card's reach apart: maybe one card seen by both corners,
     so the locator's doubt stands."""
@@ -167,13 +179,7 @@ def test_a_card_whose_own_corners_lie_closer_than_a_card_allows_is_marked() -> N
     long: no card's corners lie that close (two cards of that name whose outlines the
     locator joined), so it is marked however confident the reads; the same card read at
     its two diagonal corners is sure."""
-    whole = SeenCard(
-        Card.parse("Kd"),
-        0.95,
-        (0.0, 0.0, 126.0, 176.0),
-        index_xyxy=((4.0, 6.0, 18.0, 36.0), (108.0, 140.0, 122.0, 170.0)),
-        box_id=0,
-    )
+    whole = whole_kd(0.0)
     box = (300.0, 0.0, 426.0, 176.0)
     joined = SeenCard(
         Card.parse("4h"),
@@ -211,13 +217,7 @@ def test_two_corners_of_one_card_named_alike_after_identification_are_marked() -
         box = (x - 7.0, y - 15.0, x + 7.0, y + 15.0)
         return SeenCard(Card.parse(name), 0.95, box, index_xyxy=(box,))
 
-    whole = SeenCard(
-        Card.parse("Kd"),
-        0.95,
-        (600.0, 0.0, 726.0, 176.0),
-        index_xyxy=((604.0, 6.0, 618.0, 36.0), (708.0, 140.0, 722.0, 170.0)),
-        box_id=0,
-    )
+    whole = whole_kd(600.0)
     # A 126 x 176 card upright: its index centres 102 px across and 139 px down.
     top, bottom, far = lone(100.0, 100.0), lone(202.0, 239.0), lone(1000.0, 600.0)
     cards = [whole, top, bottom, far]
@@ -233,13 +233,7 @@ def test_a_card_of_three_indices_two_of_them_close_is_marked() -> None:
     lies 43 px from one of them on 176 px cards, which no card's corners do (a covered
     1B's corner beside the top 1B's: two cards counted once). Marked, though its
     corners span a whole card."""
-    whole = SeenCard(
-        Card.parse("Kd"),
-        0.95,
-        (600.0, 0.0, 726.0, 176.0),
-        index_xyxy=((604.0, 6.0, 618.0, 36.0), (708.0, 140.0, 722.0, 170.0)),
-        box_id=0,
-    )
+    whole = whole_kd(600.0)
     corners = ((4.0, 6.0, 18.0, 36.0), (108.0, 140.0, 122.0, 170.0))
     folded = SeenCard(
         Card.parse("1B"),
@@ -256,13 +250,7 @@ def test_a_card_of_three_indices_two_of_them_close_is_marked() -> None:
 def test_the_unsure_warning_says_when_the_count_is_in_doubt() -> None:
     """A person told "check them" should know what to look for: one card seen at both
     corners, or two cards read as one."""
-    whole = SeenCard(
-        Card.parse("Kd"),
-        0.95,
-        (600.0, 0.0, 726.0, 176.0),
-        index_xyxy=((604.0, 6.0, 618.0, 36.0), (708.0, 140.0, 722.0, 170.0)),
-        box_id=0,
-    )
+    whole = whole_kd(600.0)
     top = SeenCard(
         Card.parse("8d"), 0.95, (93.0, 85.0, 107.0, 115.0), index_xyxy=((93.0, 85.0, 107.0, 115.0),)
     )
