@@ -44,7 +44,8 @@ and reader must be installed; ~1 s a photo per worker):
     .venv/bin/shanghai data generate --kind stray-crops --out data/stray/train \
         --n 3000 --seed 7101 --split train --workers 2
     (val: --n 400 --seed 7201 --split val into data/stray/val; unseen: --n 300
-    --seed 7301 --split val-unseen into data/stray/unseen)
+    --seed 7301 --split val-unseen into data/stray/unseen; more train photos with other
+    seeds into other folders, each passed to `train` as --also FOLDER)
     .venv/bin/python tools/train_face.py --check stray train --name stray1 \
         --epochs 12 --init models/cards-reader.pt --lr0 0.002
     .venv/bin/python tools/train_face.py --check stray export \
