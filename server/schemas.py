@@ -505,7 +505,7 @@ class DetectedCardPublic(BaseModel):
 class ScanWarningPublic(BaseModel):
     """What a person must check before a scan counts; `code` is stable (`unread`,
     `unsure`, `excess`, `not-in-play`, `joker`, `corner`, `gap`, `piled`, `joined`, `loose`,
-    `dark`, `blurred`, `small`, `no-cards`, `ignored`, `outside`), `message` says what to
+    `dark`, `blurred`, `small`, `no-cards`, `outside`), `message` says what to
     do."""
 
     code: str

@@ -17,9 +17,9 @@ keeps its index crops (wide,
 augmented crops (`deck_head`). Everything is built in a temporary folder and stored in
 one rename (`deck_store.DeckStore.write`): bad input stores nothing.
 
-Bad input, each named by photo and card: a photo where no card is found, a card found
-with no label or a label with no card found, the same card twice in the deck, a card of
-another deck family, a card that is not a card.
+Bad input, each named by photo and card: a photo where no card is found, a blurred
+photo (`check_sharp`), a card found with no label or a label with no card found, the
+same card twice in the deck, a card of another deck family, a card that is not a card.
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ from .deck_store import (
     StoredDeck,
     write_deck_file,
 )
+from .image_checks import edge_sharpness
 from .pipeline import CardModels
 from .readings import family_mask
 from .sources import SourceError, read_image
@@ -67,6 +68,7 @@ __all__ = [
     "LabelledPhoto",
     "Progress",
     "adapt",
+    "check_sharp",
     "enrol",
     "enrol_photo",
     "enrolled_features",
@@ -92,6 +94,14 @@ INDEX_REACH = 6.0
 card's length) of a matched card is taken for a mark or a corner of that card whose
 box the locator cut short, not for a card with no label: it is left out, so nothing
 wrong is stored, and a card lying on its own still counts."""
+SHARP_INDEX = 0.16
+"""Least `image_checks.edge_sharpness` of a card's index crops (the median of its
+corners) for the card to be enrolled: a blurred face teaches the deck's models that
+blur is that card (a shaken 3d taught a deck to read soft Jd as 3d, close up too).
+Chosen on enrolment photos of validation looks: cards rendered sharp give 0.25 and more
+(5th percentile), a blur of 3-6 px about 0.16 (median), 6 px and more 0.13; on the
+real-dev photos (phone and webcam, downscaled) 6 of 295 photos' indices fall under it,
+most visibly soft."""
 MIN_MATCH = 1e-4
 """When a photo holds more or fewer cards than its label, a found card is matched to a
 labelled card only if the reader gives it about this much (with equal counts every card
@@ -335,7 +345,25 @@ def enrol_photo(
         ]  # fmt: skip
         face = card_cutout(frame, _box(card_xyxy[rows[0]]))
         out.append(EnrolledCard(labels[j], wide, face, guesses[rows[0]]))
+    check_sharp(name, [(str(c.card), c.crops) for c in out])
     return out
+
+
+def check_sharp(name: str, cards: Sequence[tuple[str, Sequence[Frame]]]) -> None:
+    """Raise `DeckError` naming the photo and its blurred cards when any card's index
+    crops (`(card name, crops)`) are softer than `SHARP_INDEX`: the photo is taken
+    again, since a person can, and nothing of it is kept (its sharp cards too: a shake
+    blurs the whole photo, and one message says what to do)."""
+    soft = [
+        card
+        for card, crops in cards
+        if crops and float(np.median([edge_sharpness(c) for c in crops])) < SHARP_INDEX
+    ]
+    if soft:
+        raise DeckError(
+            f"{name}: {', '.join(soft)} {'is' if len(soft) == 1 else 'are'} blurred: hold "
+            "the camera still (or closer, in good light) and take the photo again"
+        )
 
 
 def _write_cards(folder: Path, cards: Sequence[EnrolledCard]) -> None:
@@ -495,6 +523,7 @@ def find_cards(
                 box,
             )
         )
+    check_sharp(name, [(str(c.proposal), c.crops) for c in found])
     rows_of = max(1.0, float(np.median([c.xyxy[3] - c.xyxy[1] for c in found])))
     found.sort(key=lambda c: (round(c.xyxy[1] / rows_of), c.xyxy[0]))
     return found

@@ -22,9 +22,12 @@ same face on the table more than once. The rules, in order:
    near the whole cards around it), the assignment of least total cost over all of
    them (`assignment.assign`), not merely the smallest box holding it: in a turned
    row each strip's box also holds the next card's index.
-3. **Plausible cards only.** An index that no card box holds is ignored (a printed
-   number on a score pad, a chip) unless `require_card_box` is off. A card box without
-   any index is a face-down card or a card seen only from its back: it is not a card.
+3. **A read no outline holds is proposed, marked.** An index that no card box holds
+   may be a card whose outline the locator lost (close up, in a tilted row, the
+   outlines are often boxes around two cards' halves) or print on something else (a
+   score pad, a chip): it stands as a card with `outlined` False, which the scan never
+   proposes as sure (`scan.PhotoScanner.is_sure`). A card box without any index is a
+   face-down card or a card seen only from its back: it is not a card.
 4. **Not more than the decks hold.** With a variant's rules, copies beyond what its
    shoe holds are kept but flagged `excess` (lowest confidence first) and reported in
    `warnings`; a reading the variant cannot hold at all is dropped and reported.
@@ -72,8 +75,6 @@ INDEX_TO_LENGTH = 4.4
 class Identification:
     cards: tuple[SeenCard, ...]
     warnings: tuple[ScanWarning, ...] = ()
-    ignored_indices: int = 0
-    """Indices dropped as implausible (no card box holds them)."""
     foreign_boxes: tuple[int, ...] = ()
     """Card boxes of cards read but not in this game (reported in `warnings`): read, so
     not unread outlines."""
@@ -193,6 +194,7 @@ def _fold_lone_pairs(cards: list[SeenCard]) -> list[SeenCard]:
             score_reading=max(scores) if scores else None,
             xyxy=(x1, y1, x2, y2),
             index_xyxy=a.index_xyxy + b.index_xyxy,
+            outlined=a.outlined or b.outlined,
         )
         gone.add(j)
     return [merged.get(i, c) for i, c in enumerate(cards) if i not in gone]
@@ -229,7 +231,6 @@ class CardIdentifier:
     two top corners of a four-index card span about 0.56)."""
     box_margin: float = 0.08
     max_corners: int = 4
-    require_card_box: bool = True
     rules: Rules | None = field(default=None)
 
     def identify(self, readings: IndexReadings, card_boxes: Float32Array) -> Identification:
@@ -240,7 +241,6 @@ class CardIdentifier:
         self._merge_by_outline(readings, boxes, inside, groups, group_fit)
         lone = self._lone_boxes(readings, boxes, inside, groups, group_fit)
         warnings: list[ScanWarning] = []
-        ignored = 0
         cards: list[SeenCard] = []
         for root in sorted(groups.members, key=lambda r: min(groups.members[r])):
             members = sorted(groups.members[root])
@@ -250,17 +250,16 @@ class CardIdentifier:
                 box_id, axis = group_fit[root].box, group_fit[root].axis
             elif members[0] in lone:
                 box_id, axis = lone[members[0]]
-            holders = inside[members[0]].any() if len(boxes) else False
-            if box_id is None and self.require_card_box and not holders:
-                ignored += len(members)
-                continue
-            cards.append(self._card(readings, members, boxes, box_id, axis))
+            card = self._card(readings, members, boxes, box_id, axis)
+            if box_id is None and not (len(boxes) and inside[members[0]].any()):
+                card = replace(card, outlined=False)
+            cards.append(card)
         cards = _fold_lone_pairs(_fold_outlineless(cards, boxes, self.box_margin))
         foreign: tuple[int, ...] = ()
         if self.rules is not None:
             cards, foreign, notes = self._check_shoe(cards, self.rules)
             warnings += notes
-        return Identification(tuple(cards), tuple(warnings), ignored, foreign)
+        return Identification(tuple(cards), tuple(warnings), foreign)
 
     def _merge_corners(
         self, readings: IndexReadings, boxes: Float32Array, inside: npt.NDArray[np.bool_]

@@ -59,15 +59,6 @@ class Reconstructor:
         unread = unread_boxes(card_boxes, found.cards, found.foreign_boxes)
         seats, notes = seating.arrange(found.cards, width, height, unread)
         warnings = list(found.warnings) + notes
-        if found.ignored_indices:
-            n = found.ignored_indices
-            warnings.append(
-                ScanWarning(
-                    "ignored",
-                    f"{n} read ind{'ices' if n != 1 else 'ex'} ignored (no card outline holds "
-                    "them): add any card that is missing",
-                )
-            )
         rows = self.grouper.group(found.cards)[0]
         gaps = row_gaps(found.cards, rows)
         if gaps:

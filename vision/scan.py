@@ -282,14 +282,15 @@ class PhotoScanner:
         self, card: SeenCard, cards: Sequence[SeenCard], kind: PhotoKind = PhotoKind.HAND
     ) -> bool:
         """Whether a read (one of the photo's `cards`, a photo of `kind`) is proposed
-        without asking: never when its own indices lie closer than a card's corners can
-        (`_corners_too_close`); else when its confidence (locating x reading) reaches
-        the models' sure level, or the reader's own probability of its name reaches the
-        models' name level (`sure_name`) and no other card of that name may be the same
-        card (`_maybe_one_card`). In a hand, which is read for its points, the probability
-        of the name's point value stands for the name's (`SeenCard.score_reading`): a
-        doubt between a 6s and a 6c changes no score, while in a lay-down the suit
-        makes the meld.
+        without asking: never when no card outline was found around it (`outlined`:
+        a lost outline or print on something else) or its own indices lie closer than
+        a card's corners can (`_corners_too_close`); else when its confidence (locating
+        x reading) reaches the models' sure level, or the reader's own probability of
+        its name reaches the models' name level (`sure_name`) and no other card of that
+        name may be the same card (`_maybe_one_card`). In a hand, which is read for its
+        points, the probability of the name's point value stands for the name's
+        (`SeenCard.score_reading`): a doubt between a 6s and a 6c changes no score,
+        while in a lay-down the suit makes the meld.
 
         Why the second way: the locator's doubt about an index's box is not doubt about
         its name. On the validation photos (3,377 cards of 400 hands and 200
@@ -304,7 +305,7 @@ class PhotoScanner:
         cards (its wide band split the card's outline in two), against 2 misread. So
         with a deck, a name read twice within a card's reach is never sure on its
         confidence alone either."""
-        if _corners_too_close(card, cards) or _one_card_twice(card, cards):
+        if not card.outlined or _corners_too_close(card, cards) or _one_card_twice(card, cards):
             return False
         if self.faces is not None and self.faces.contradicts(card.face, card.card):
             return False
@@ -458,6 +459,9 @@ def _count_note(cards: Sequence[SeenCard], unsure: Sequence[int]) -> str:
     count, not the name, in doubt, to tell a person what to look at ("; 8d may be one
     card seen at both corners"); empty when none is."""
     notes = []
+    bare = sorted({str(cards[i].card) for i in unsure if not cards[i].outlined})
+    if bare:
+        notes.append(f"no card outline was found around {', '.join(bare)}")
     twice = sorted({str(cards[i].card) for i in unsure if _one_card_twice(cards[i], cards)})
     if twice:
         notes.append(f"{', '.join(twice)} may be one card seen at both corners")

@@ -78,8 +78,9 @@ class SeenCard:
     the card), None when nothing told. `reading` is the reader's own probability of the
     name (the best of its indices'; None when not known), `score_reading` its probability
     of the name's point value in the game (`readings.score_probabilities`; None when not
-    known). `excess` marks a copy beyond
-    the shoe; `sure` is False for a read the scan proposes marked, to check
+    known). `outlined` is False for a card read where no card outline was found (its
+    indices lie in none: `physical.CardIdentifier`), proposed but never sure. `excess`
+    marks a copy beyond the shoe; `sure` is False for a read the scan proposes marked, to check
     (`scan.PhotoScanner.is_sure`); `track_id` is the live tracker's identity of the
     card across frames (None outside live video).
     """
@@ -96,6 +97,7 @@ class SeenCard:
     face: float | None = None
     """The face check's probability of the card's kind (court, pips, joker, Rook) around
     its indices (`face_kind.FaceCheck.agreement`); None when not checked."""
+    outlined: bool = True
     excess: bool = False
     sure: bool = True
     track_id: int | None = None

@@ -98,6 +98,8 @@ def _scan_for(
 
 def _saw_cards(scan: Scan) -> bool:
     """Whether a scan's photo showed any card, read or not (a card outline unread)."""
+    # `ignored` (read indices on no card outline) is gone from new scans, which propose
+    # such reads marked; scans stored before still carry it.
     unread = {"unread", "joker", "ignored", "not-in-play"}
     return bool(scan.detections) or any(w.get("code") in unread for w in scan.warnings)
 

@@ -14,8 +14,9 @@ from shanghai.cli.main import main
 from shanghai.datasets.deck_photos import enrolment_photos
 from shanghai.datasets.decks import code_looks
 from shanghai.engine.cards import Card, DeckFamily
-from shanghai.vision.deck_enrol import enrol, read_labels
+from shanghai.vision.deck_enrol import SHARP_INDEX, enrol, read_labels
 from shanghai.vision.deck_store import DeckError, DeckStore
+from shanghai.vision.image_checks import edge_sharpness
 from shanghai.vision.pipeline import CardModels, models_installed
 
 pytestmark = pytest.mark.skipif(not models_installed(), reason="card models not installed")
@@ -183,3 +184,36 @@ def test_the_cli_reports_bad_input_in_one_line(
     assert "deck name" in capsys.readouterr().err
     assert main(["deck", "remove", "home"]) == 2
     assert not data_home.exists() or DeckStore(data_home).names() == []
+
+
+def _shaken(image: np.ndarray, length: int, angle: float) -> np.ndarray:  # type: ignore[type-arg]
+    """`image` as a camera moving `length` px along `angle` (degrees) smears it."""
+    kernel = np.zeros((length, length), np.float32)
+    c = (length - 1) / 2
+    d = np.array([np.cos(np.deg2rad(angle)), np.sin(np.deg2rad(angle))])
+    for t in np.linspace(-c, c, 4 * length):
+        x, y = (c + t * d).round().astype(int)
+        kernel[y, x] = 1
+    return cv2.filter2D(image, -1, kernel / kernel.sum())
+
+
+def test_edge_sharpness_tells_a_crisp_index_from_a_shaken_or_soft_one() -> None:
+    crop = np.full((128, 128, 3), 235, np.uint8)
+    cv2.putText(crop, "7", (40, 70), cv2.FONT_HERSHEY_SIMPLEX, 1.6, (30, 30, 160), 4)
+    cv2.circle(crop, (58, 98), 12, (30, 30, 160), -1)
+    crisp = edge_sharpness(crop)
+    assert crisp >= SHARP_INDEX
+    # A shake along either axis or a diagonal, or a soft focus, each falls under it.
+    for angle in (0.0, 90.0, 45.0):
+        assert edge_sharpness(_shaken(crop, 9, angle)) < SHARP_INDEX
+    assert edge_sharpness(cv2.GaussianBlur(crop, (0, 0), 2.5)) < SHARP_INDEX
+
+
+def test_a_blurred_photo_is_refused_naming_it(
+    photos: Path, models: CardModels, tmp_path: Path
+) -> None:
+    image = cv2.imread(str(photos.parent / "enrol00.jpg"))
+    cv2.imwrite(str(photos.parent / "shaken.jpg"), _shaken(image, 15, 30.0))
+    message = _enrol_error(photos, models, tmp_path, [("shaken.jpg", "7h 8s Kd")])
+    assert message.startswith("shaken.jpg: ") and "blurred" in message
+    assert "take the photo again" in message

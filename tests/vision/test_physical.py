@@ -146,8 +146,8 @@ def test_cards_of_another_deck_family_are_dropped_and_reported(mini_table) -> No
     table.card("5h", 800, 450)
     found = CardIdentifier(rules=find_variant("shanghai").rules(4)).identify(*table.measure())
     assert _names(found) == ["5h"]
-    # read, so not "ignored" and its box not an unread card: reported as not in play
-    assert found.ignored_indices == 0 and len(found.foreign_boxes) == 1
+    # read, so its box is not an unread card: reported as not in play
+    assert len(found.foreign_boxes) == 1
     assert [w.code for w in found.warnings] == ["not-in-play"]
     assert "5R" in found.warnings[0].message
 
@@ -163,16 +163,19 @@ def test_face_down_cards_are_ignored(mini_table) -> None:  # type: ignore[no-unt
     assert _names(found) == ["9d"]
 
 
-def test_an_index_that_no_card_holds_is_ignored() -> None:
+def test_an_index_that_no_card_holds_is_kept_as_a_card_without_an_outline() -> None:
+    # The locator lost the card's outline (or the "index" is print on a score pad): the
+    # read stands, marked, so the scan can propose it unsure instead of dropping it.
     readings = IndexReadings(
-        np.array([[10, 10, 20, 30]], np.float32), ("Ah",), np.ones(1, np.float32)
+        np.array([[10, 10, 20, 30], [500, 400, 510, 420]], np.float32),
+        ("Ah", "7c"),
+        np.ones(2, np.float32),
     )
-    found = CardIdentifier().identify(readings, np.zeros((0, 4), np.float32))
-    assert found.cards == () and found.ignored_indices == 1
-    lenient = CardIdentifier(require_card_box=False).identify(
-        readings, np.zeros((0, 4), np.float32)
-    )
-    assert _names(lenient) == ["Ah"]
+    boxes = np.array([[480, 380, 560, 500]], np.float32)
+    found = CardIdentifier().identify(readings, boxes)
+    assert {str(c.card): c.outlined for c in found.cards} == {"Ah": False, "7c": True}
+    alone = CardIdentifier().identify(readings, np.zeros((0, 4), np.float32))
+    assert [c.outlined for c in alone.cards] == [False, False]
 
 
 def test_each_card_keeps_its_confidence_and_location(mini_table) -> None:  # type: ignore[no-untyped-def]

@@ -266,3 +266,42 @@ def test_the_unsure_warning_says_when_the_count_is_in_doubt() -> None:
         index_xyxy=((604.0, 6.0, 618.0, 36.0), (644.0, 6.0, 658.0, 36.0)),
     )
     assert _count_note([joined, top], [0]) == "; 4h may be two cards"
+
+
+class OutlineLost(TableReader):
+    """The table read right, but the locator found no outline for the cards named in
+    `lost` (close up in a tilted row, the outlines are often boxes around two cards'
+    halves that hold neither index)."""
+
+    def __init__(self, table: MiniTable, lost: set[str]) -> None:
+        super().__init__(table)
+        self.lost = lost
+
+    def reads(self, found: FrameReads) -> FrameReads:
+        names = found.readings.names
+        held = [
+            box
+            for box in found.card_xyxy
+            if not any(
+                name in self.lost and _holds(box, xyxy)
+                for name, xyxy in zip(names, found.readings.xyxy, strict=True)
+            )
+        ]
+        boxes = np.asarray(held, np.float32).reshape(-1, 4)
+        return FrameReads(found.readings, boxes, found.unread_xyxy, found.unread_best)
+
+
+def _holds(box: np.ndarray, index: np.ndarray) -> bool:  # type: ignore[type-arg]
+    cx, cy = (index[0] + index[2]) / 2, (index[1] + index[3]) / 2
+    return bool(box[0] <= cx <= box[2] and box[1] <= cy <= box[3])
+
+
+def test_a_card_read_where_no_outline_was_found_is_proposed_marked() -> None:
+    table = spread(["4h", "9c", "Kd"])
+    snapshot = scan(table, OutlineLost(table, {"9c"}))
+    assert sorted(str(c.card) for c in snapshot.cards) == ["4h", "9c", "Kd"]
+    assert unsure(snapshot) == ["9c"]
+    warning = next(w for w in snapshot.warnings if w.code == "unsure")
+    assert "no card outline was found around 9c" in warning.message
+    # With its outline, the same read is sure: the outline alone made the doubt.
+    assert unsure(scan(table, TableReader(table))) == []
