@@ -345,25 +345,35 @@ def enrol_photo(
         ]  # fmt: skip
         face = card_cutout(frame, _box(card_xyxy[rows[0]]))
         out.append(EnrolledCard(labels[j], wide, face, guesses[rows[0]]))
-    check_sharp(name, [(str(c.card), c.crops) for c in out])
+    check_sharp(name, [c.crops for c in out], [str(c.card) for c in out])
     return out
 
 
-def check_sharp(name: str, cards: Sequence[tuple[str, Sequence[Frame]]]) -> None:
-    """Raise `DeckError` naming the photo and its blurred cards when any card's index
-    crops (`(card name, crops)`) are softer than `SHARP_INDEX`: the photo is taken
-    again, since a person can, and nothing of it is kept (its sharp cards too: a shake
-    blurs the whole photo, and one message says what to do)."""
+def check_sharp(
+    name: str, crops: Sequence[Sequence[Frame]], labels: Sequence[str] | None = None
+) -> None:
+    """Raise `DeckError` naming the photo when any card's index crops (one list per
+    card found) are softer than `SHARP_INDEX`: the photo is taken again, since a person
+    can, and nothing of it is kept (its sharp cards too: a shake blurs the whole photo,
+    and one message says what to do). With `labels` (the person's names for the cards,
+    in the same order) the blurred cards are named; without, counted, since the
+    reader's proposals for blurred cards are often wrong."""
     soft = [
-        card
-        for card, crops in cards
-        if crops and float(np.median([edge_sharpness(c) for c in crops])) < SHARP_INDEX
+        k
+        for k, card in enumerate(crops)
+        if card and float(np.median([edge_sharpness(c) for c in card])) < SHARP_INDEX
     ]
-    if soft:
-        raise DeckError(
-            f"{name}: {', '.join(soft)} {'is' if len(soft) == 1 else 'are'} blurred: hold "
-            "the camera still (or closer, in good light) and take the photo again"
-        )
+    if not soft:
+        return
+    if labels is not None:
+        which = f"{', '.join(labels[k] for k in soft)} {'is' if len(soft) == 1 else 'are'}"
+    else:
+        which = f"{len(soft)} of its {len(crops)} card{'s' if len(crops) != 1 else ''}"
+        which += " is" if len(soft) == 1 else " are"
+    raise DeckError(
+        f"{name}: {which} blurred: hold the camera still (or closer, in good light) and "
+        "take the photo again"
+    )
 
 
 def _write_cards(folder: Path, cards: Sequence[EnrolledCard]) -> None:
@@ -523,7 +533,7 @@ def find_cards(
                 box,
             )
         )
-    check_sharp(name, [(str(c.proposal), c.crops) for c in found])
+    check_sharp(name, [c.crops for c in found])
     rows_of = max(1.0, float(np.median([c.xyxy[3] - c.xyxy[1] for c in found])))
     found.sort(key=lambda c: (round(c.xyxy[1] / rows_of), c.xyxy[0]))
     return found

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 from page_kit import DESKTOP, PHONE, TIMEOUT, at_both_sizes, jpeg_file, violations
@@ -70,6 +71,13 @@ def held_adaptation(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
     return go_on
 
 
+def shaken(jpeg: bytes) -> bytes:
+    """The photo as a camera moving 15 px sideways smears it."""
+    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    kernel = np.full((1, 15), 1 / 15, np.float32)
+    return bytes(cv2.imencode(".jpg", cv2.filter2D(image, -1, kernel))[1])
+
+
 def names_shown(page: Any) -> list[str]:
     return [
         str(v) for v in page.eval_on_selector_all(".deck-card-name", "s => s.map(x => x.value)")
@@ -108,9 +116,16 @@ def test_teach_a_deck_adapt_and_play_with_it(
     page.wait_for_selector("#deck-photo", timeout=TIMEOUT)
     assert page.get_attribute("#deck-photo", "capture") == "environment"
 
+    # A shaken photo is refused in words (a blurred face would teach blur), nothing added.
+    page.set_input_files("#deck-photo", jpeg_file(shaken(photos[0]), "shaken.jpg"))
+    page.wait_for_selector("#deck-photo-error:not(:empty)", timeout=TIMEOUT)
+    assert "blurred" in page.inner_text("#deck-photo-error")
+    assert page.locator(".deck-card").count() == 0
+
     page.set_input_files("#deck-photo", jpeg_file(photos[0], "first.jpg"))
     page.wait_for_function("document.querySelectorAll('.deck-card').length === 3", timeout=TIMEOUT)
     assert sorted(names_shown(page)) == sorted(FIRST)
+    assert page.inner_text("#deck-photo-error") == ""
     assert page.inner_text("#missing-title") == "Still missing: 50 cards"
     # every picture loaded (cut out, straightened)
     page.wait_for_function(
