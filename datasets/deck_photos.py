@@ -34,6 +34,8 @@ the enrolment refuses blurred ones (`vision.deck_enrol.check_sharp`). On four
 validation looks, 1 card of 376 photographed with blur up to this failed that check
 (a yellow 6 at 1.9 px)."""
 STEADY_TRIES = 20
+"""Draws of one photo at most before a blurred one is kept anyway (about one in three
+is blurred further than `STEADY_BLUR_PX`)."""
 
 
 def cards_apart(

@@ -250,10 +250,8 @@ class CardIdentifier:
                 box_id, axis = group_fit[root].box, group_fit[root].axis
             elif members[0] in lone:
                 box_id, axis = lone[members[0]]
-            card = self._card(readings, members, boxes, box_id, axis)
-            if box_id is None and not (len(boxes) and inside[members[0]].any()):
-                card = replace(card, outlined=False)
-            cards.append(card)
+            held = box_id is not None or bool(len(boxes) and inside[members[0]].any())
+            cards.append(self._card(readings, members, boxes, box_id, axis, outlined=held))
         cards = _fold_lone_pairs(_fold_outlineless(cards, boxes, self.box_margin))
         foreign: tuple[int, ...] = ()
         if self.rules is not None:
@@ -445,6 +443,8 @@ class CardIdentifier:
         boxes: Float32Array,
         box_id: int | None,
         axis: tuple[float, float] | None,
+        *,
+        outlined: bool = True,
     ) -> SeenCard:
         index_boxes = tuple(
             (float(x1), float(y1), float(x2), float(y2))
@@ -465,6 +465,7 @@ class CardIdentifier:
             index_xyxy=index_boxes,
             box_id=box_id,
             axis=axis,
+            outlined=outlined,
         )
 
     @staticmethod
