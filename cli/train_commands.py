@@ -60,6 +60,7 @@ def _write_settings(to: Path) -> None:
         min_read=shipped.min_read,
         sure_read=shipped.sure_read,
         sure_name=shipped.sure_name,
+        named_read=shipped.named_read,
         note=SETTINGS_NOTE,
         face=None if shipped.face is None else shipped.face.name,
         face_least=shipped.face_least,

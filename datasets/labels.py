@@ -37,6 +37,7 @@ __all__ = [
     "CardLabel",
     "IndexLabel",
     "measure_labels",
+    "quad_size",
     "visible_fraction",
     "yolo_lines",
 ]
@@ -109,7 +110,7 @@ def visible_fraction(quad: Quad, mask: Mask, ident: int) -> float:
     return float((inside & owned).sum()) / total
 
 
-def _quad_size(quad: Quad) -> float:
+def quad_size(quad: Quad) -> float:
     """sqrt of the quad's area: the side of a square of the same area, in pixels."""
     x, y = quad[:, 0], quad[:, 1]
     return float(np.sqrt(abs(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1))) / 2))
@@ -177,7 +178,7 @@ def measure_labels(
             for iq in index_quads[i]:
                 q = iq - shift
                 v = visible_fraction(q, sub_mask, ident)
-                size = _quad_size(q)
+                size = quad_size(q)
                 contrast = index_contrast(sub_image, q) if v >= VISIBLE_MIN else 0.0
                 indices.append(
                     IndexLabel(quad=q, visible=v, state=_index_state(v, size, contrast, blur_px))

@@ -155,6 +155,8 @@ class TableReader:
 
     sure_read = 0.7
     sure_name: float | None = None
+    min_read = 0.0
+    named_read: float | None = None
     taught = False
 
     def __init__(self, table: MiniTable, confidence: float = 0.9) -> None:

@@ -21,6 +21,7 @@ folder) and `check` refuses a model whose classes are not what the runtime reads
     min_read = 0.40
     sure_read = 0.70
     sure_name = 0.999            # optional
+    named_read = 0.999           # optional
 
 `ensemble`, when given, names more readers of the same classes, trained apart (another
 seed, data or start). A card is read by the mean of all their probabilities: readers
@@ -62,6 +63,12 @@ for card art, not a hidden card's corner, and raises no `corner` warning.
 `sure_name`, when given, is a third level: a read the reader itself gives at least that
 probability is proposed without asking whatever its locating confidence, unless
 another card of the photo has the same name (`scan.PhotoScanner.is_sure`).
+
+`named_read`, when given, lowers the read floor for the surest reads: an index the
+locator found at all (its own threshold) that the reader gives at least this probability
+names a card even where locating x reading is under `min_read`. Such a card is always
+proposed marked unsure (`scan.PhotoScanner.is_sure`): the locator doubted it was an
+index, and only the person can say whether it was print on something else.
 """
 
 from __future__ import annotations
@@ -133,6 +140,9 @@ class ModelFiles:
     sure_name: float | None = None
     """Least reader probability that makes a read's name sure on its own (None: only
     `sure_read` decides)."""
+    named_read: float | None = None
+    """Least reader probability that names a card under `min_read` (proposed unsure;
+    None: the floor alone decides)."""
     ensemble: tuple[Path, ...] = ()
     """More readers whose probabilities are averaged with the reader's (see above)."""
     face: Path | None = None
@@ -172,6 +182,7 @@ class ModelFiles:
                 sure_read=_level(data, "sure_read"),
                 detector_classes=tuple(_classes(data)),
                 sure_name=_optional_level(data, "sure_name"),
+                named_read=_optional_level(data, "named_read"),
                 ensemble=tuple(where / name for name in _names(data, "reader", "ensemble")),
                 **_face(data, where),
                 **_upright(data, where),
@@ -235,6 +246,7 @@ def write_settings(
     min_read: float,
     sure_read: float,
     sure_name: float | None = None,
+    named_read: float | None = None,
     note: str = "",
     detector: str = DETECTOR_FILE,
     reader: str = READER_FILE,
@@ -264,6 +276,8 @@ def write_settings(
     ]
     if sure_name is not None:
         lines.append(f"sure_name = {sure_name}")
+    if named_read is not None:
+        lines.append(f"named_read = {named_read}")
     if face is not None:
         lines += ["", "[face]", f'file = "{face}"', f"least = {face_least}"]
         if face_joker_least is not None:

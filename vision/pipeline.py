@@ -74,6 +74,10 @@ class FrameReads:
     unread_best: tuple[str, ...]
     passes: Passes | None = None
     """How the frame was located (None: not by the locator, e.g. a test's stand-in)."""
+    unread: IndexReadings | None = None
+    """The unread indices read in full, in `unread_xyxy`'s order (locating x reading
+    under the floor): what the scan may still name when the reader is sure of it
+    (`scan.named_surely`). None from a stand-in that gives only boxes and guesses."""
 
 
 class FrameReader(Protocol):
@@ -93,6 +97,17 @@ class FrameReader(Protocol):
     def sure_name(self) -> float | None:
         """Least reader probability that makes a read's name sure on its own (None: no
         such level; `model_files.ModelFiles.sure_name`)."""
+        ...
+
+    @property
+    def min_read(self) -> float:
+        """The read floor: least locating x reading for an index to name a card."""
+        ...
+
+    @property
+    def named_read(self) -> float | None:
+        """Least reader probability that names a card under the floor, proposed unsure
+        (None: none; `model_files.ModelFiles.named_read`)."""
         ...
 
     @property
@@ -154,7 +169,8 @@ class CardModels:
         self.zoom = zoom or ZoomPass(zoom=1.0)
         self.min_read = files.min_read if min_read is None else min_read
         """Least locating x reading confidence for an index read to name a card; below
-        it the index is dropped and its card box, if located, stays an unread box."""
+        it the index is left unread (`FrameReads.unread`) and its card box, if located,
+        stays an unread box, unless the reader is sure of it (`scan.named_surely`)."""
         self.turned = turned
         self.read_cache = read_cache
         """Reads carried between the frames of one live video (`read_cache.ReadCache`)."""
@@ -220,6 +236,11 @@ class CardModels:
     @property
     def taught(self) -> bool:
         return self.deck is not None
+
+    @property
+    def named_read(self) -> float | None:
+        """The models' level for naming a card under the floor (`scan.named_surely`)."""
+        return self.files.named_read
 
     @property
     def sure_name(self) -> float | None:
@@ -365,7 +386,8 @@ class CardModels:
             offset = np.array([x0, y0, x0, y0], np.float32)
             index_xyxy, card_xyxy = index_xyxy + offset, card_xyxy + offset
         if len(index_xyxy) == 0:
-            return FrameReads(IndexReadings.empty(), card_xyxy, index_xyxy, (), passes)
+            empty = IndexReadings.empty()
+            return FrameReads(empty, card_xyxy, index_xyxy, (), passes, empty)
 
         def classify_rows(rows: list[int]) -> npt.NDArray[np.float32]:
             return self.classify(
@@ -381,11 +403,10 @@ class CardModels:
             raw = classify_rows(list(range(len(index_xyxy))))
         family = self.deck.family if self.deck is not None else None
         probabilities = restrict_probabilities(raw, self.reader.names, rules, family)
-        readings = self.name_indices(index_xyxy, index_conf, probabilities, rules=rules)
+        every = self._read_all(index_xyxy, index_conf, probabilities, rules)
         kept = self._kept(index_conf, probabilities)
-        best = probabilities.argmax(axis=1)
-        unread_best = tuple(self.reader.names[int(k)] for k in best[~kept])
-        return FrameReads(readings, card_xyxy, index_xyxy[~kept], unread_best, passes)
+        unread = every.take(~kept)
+        return FrameReads(every.take(kept), card_xyxy, unread.xyxy, unread.names, passes, unread)
 
     def _kept(
         self,
@@ -409,13 +430,23 @@ class CardModels:
         """Each index's best class, kept when locating x reading reaches `min_read`
         (default `self.min_read`); `tests/benchmarks/read_floor.py` sweeps it. With the
         game's `rules`, each read carries the probability of its point value too."""
+        every = self._read_all(index_xyxy, index_conf, probabilities, rules)
+        return every.take(self._kept(index_conf, probabilities, min_read))
+
+    def _read_all(
+        self,
+        index_xyxy: npt.NDArray[np.float32],
+        index_conf: npt.NDArray[np.float32],
+        probabilities: npt.NDArray[np.float32],
+        rules: Rules | None,
+    ) -> IndexReadings:
+        """Every index with its best class, however unsure."""
         best = probabilities.argmax(axis=1)
         reading = probabilities[np.arange(len(best)), best]
         confidence = (index_conf * reading).astype(np.float32)
         score = score_probabilities(probabilities, self.reader.names, rules)
-        keep = self._kept(index_conf, probabilities, min_read)
-        names = tuple(self.reader.names[int(k)] for k in best[keep])
-        return IndexReadings(index_xyxy[keep], names, confidence[keep], reading[keep], score[keep])
+        names = tuple(self.reader.names[int(k)] for k in best)
+        return IndexReadings(index_xyxy, names, confidence, reading, score)
 
 
 @dataclass(frozen=True)

@@ -121,6 +121,7 @@ def _part(reads: FrameReads, region: Region, inside: bool = True) -> FrameReads:
         reads.unread_xyxy[unread],
         tuple(b for b, k in zip(reads.unread_best, unread, strict=True) if k),
         reads.passes,
+        None if reads.unread is None else reads.unread.take(unread),
     )
 
 
@@ -139,6 +140,7 @@ def _spliced(old: FrameReads, new: FrameReads, inner: Region) -> FrameReads:
         np.concatenate([kept.unread_xyxy, fresh.unread_xyxy]).astype(np.float32),
         kept.unread_best + fresh.unread_best,
         old.passes,
+        None if kept.unread is None or fresh.unread is None else kept.unread.join(fresh.unread),
     )
 
 

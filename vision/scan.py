@@ -211,7 +211,9 @@ class PhotoScanner:
                 kind,
             )
         reads = _outlines_with_an_index(
-            regional_read(self.models, image, rules, reread), width, height
+            named_surely(regional_read(self.models, image, rules, reread), self.models.named_read),
+            width,
+            height,
         )
         players = seats if kind is PhotoKind.TABLE else 1
         reconstruct = Reconstructor(rules, players, zones, ROLES[kind])
@@ -306,6 +308,8 @@ class PhotoScanner:
         with a deck, a name read twice within a card's reach is never sure on its
         confidence alone either."""
         if not card.outlined or _corners_too_close(card, cards) or _one_card_twice(card, cards):
+            return False
+        if card.confidence < self.models.min_read:  # named under the floor: `named_surely`
             return False
         if self.faces is not None and self.faces.contradicts(card.face, card.card):
             return False
@@ -588,6 +592,32 @@ def _outlines_with_an_index(reads: FrameReads, width: int, height: int) -> Frame
         for k in np.flatnonzero(~holds):
             holds[k] = _covered(boxes[k], held) >= HIDDEN_OVERLAP
     return replace(reads, card_xyxy=boxes[holds])
+
+
+def named_surely(reads: FrameReads, level: float | None) -> FrameReads:
+    """`reads` with each unread index the reader gives at least `level` (the models'
+    `named_read`; None: none) read after all, as a card proposed unsure
+    (`PhotoScanner.is_sure` never passes a read under the floor).
+
+    Why: the floor weighs the locator's doubt and the reader's together, so a crisp
+    index read at 1.0 that the locator found at 0.3 named no card. From across the
+    table (indices 12-15 px) a taught deck's locator finds such indices at 0.30-0.47;
+    dropped, each was a card missing from the hand, where proposed marked it costs a
+    look. Reads under `level` stay unread (most reads under the floor are wrong half
+    the time: docs/decks.md, "Where the taught deck's missing cards go")."""
+    if level is None or reads.unread is None or not len(reads.unread.names):
+        return reads
+    sure = reads.unread.reader_probability >= level
+    if not sure.any():
+        return reads
+    left = reads.unread.take(~sure)
+    return replace(
+        reads,
+        readings=reads.readings.join(reads.unread.take(sure)),
+        unread_xyxy=left.xyxy,
+        unread_best=left.names,
+        unread=left,
+    )
 
 
 def _inside(points: npt.NDArray[np.float32], boxes: Sequence[Sequence[float]]) -> np.ndarray:

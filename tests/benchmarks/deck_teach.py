@@ -45,6 +45,7 @@ from shanghai.datasets.deck_photos import cards_apart
 from shanghai.datasets.decks import DEFAULT_CACHE, all_looks, unseen_val_looks
 from shanghai.datasets.faces import DeckLook
 from shanghai.datasets.hand_photos import photo_of_cards
+from shanghai.datasets.labels import BLUR_MAX_SHARE, quad_size
 from shanghai.datasets.scene import Rendered
 from shanghai.engine.cards import Card, DeckFamily
 from shanghai.vision.crops import square_crop
@@ -113,6 +114,29 @@ def hand_scene(look: DeckLook, rng: np.random.Generator) -> tuple[Rendered, str]
     size = int(rng.integers(3, 12))
     hand = [cards[int(i)] for i in rng.choice(len(cards), size=size, replace=False)]
     return photo_of_cards(rng, "test", look, hand)
+
+
+SHAKEN_SHARE = 0.25
+"""A photo whose blur (the renderer's `blur_px`: motion length or twice the focus blur's
+sigma) reaches this share of its median visible index's size counts as shaken in the
+figures by distance and blur. Reported apart, not left out: the labels keep an index
+smeared by up to `labels.BLUR_MAX_SHARE` (0.5) of its size as readable, and at table
+distance such photos are where most missed cards are (docs/decks.md)."""
+SHAKES = (", steady", ", shaken")
+
+
+def shake(rendered: Rendered) -> str:
+    """`SHAKES[1]` for a photo whose blur reaches `SHAKEN_SHARE` of its median visible
+    index's size, else `SHAKES[0]`."""
+    sizes = [
+        quad_size(np.asarray(index.quad))
+        for lab in rendered.labels()
+        for index in lab.indices
+        if index.state == "visible"
+    ]
+    if not sizes or rendered.blur_px < SHAKEN_SHARE * float(np.median(sizes)):
+        return SHAKES[0][2:]
+    return SHAKES[1][2:]
 
 
 @dataclass
@@ -324,7 +348,7 @@ def run_look(
         after: dict[str, Tally] = defaultdict(Tally)
         after_named: dict[str, Tally] = defaultdict(Tally)
         for scene in scenes:
-            for key in ("all", scene.distance):
+            for key in ("all", scene.distance, f"{scene.distance}, {shake(scene.rendered)}"):
                 before[key].add(card_tally(shipped, scene.rendered))
                 after[key].add(card_tally(taught, scene.rendered))
                 after_named[key].add(card_tally(named, scene.rendered))
@@ -351,12 +375,17 @@ def run_look(
                 else ""
             )
         )
-        for key in ("close-up", "table", "all"):
+        keys = [f"{d}{band}" for d in ("close-up", "table") for band in ("", *SHAKES)]
+        for key in [*keys, "all"]:
             if key in before:
                 print(
-                    f"  {key:<9} cards {before[key].truth:4d}: before {before[key].pr()}  "
+                    f"  {key:<17} cards {before[key].truth:4d}: before {before[key].pr()}  "
                     f"after {after[key].pr()}"
                 )
+        print(
+            f"  ({SHAKES[0][2:]}: the photo's blur under {SHAKEN_SHARE:g} of its median index"
+            f" size; the labels drop an index smeared over {BLUR_MAX_SHARE:g} of its own)"
+        )
         print(f"  with the shipped name level too: all {after_named['all'].pr()}")
         print(
             f"  reader alone on {len(truth)} located indices: before {acc_before:.3f}  "

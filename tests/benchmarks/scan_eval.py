@@ -33,6 +33,8 @@ below the level re-marked unsure (the `unsure` warning) through the same
 `PhotoScanner.scan` with the models' reads of each photo replayed, not re-run.
 `--sure-name P` (or `off`) scans with another name level than the models' `sure_name`
 (a read the reader gives at least P is sure unless its name is read twice);
+`--named-read P` (or `off`) with another level than the models' `named_read` (an
+index under the read floor the reader gives at least P names a card, proposed unsure);
 `--face-sweep`, `--joker-sweep` and `--stray-sweep` re-mark the same way at each level
 of the face check (`FACE_LEVELS`), of its joker check (`JOKER_LEVELS`) and of the stray
 check (`STRAY_LEVELS`). Choose the
@@ -111,9 +113,13 @@ class RememberedReads:
         models: FrameReader,
         sure_name: float | str | None = "models",
         kept: dict[str, FrameReads] | None = None,
+        named_read: float | str | None = "models",
     ) -> None:
         self.models = models
         self._sure_name = sure_name
+        self._named_read = named_read
+        """The level for naming a card under the floor: the models' (`"models"`), or
+        another (None: off)."""
         """The name level to scan with: the models' (`"models"`), or another (None: off)."""
         self._frame: np.ndarray | None = None
         self._reads: FrameReads | None = None
@@ -135,6 +141,16 @@ class RememberedReads:
         if isinstance(self._sure_name, str):
             return self.models.sure_name
         return self._sure_name
+
+    @property
+    def min_read(self) -> float:
+        return self.models.min_read
+
+    @property
+    def named_read(self) -> float | None:
+        if isinstance(self._named_read, str):
+            return self.models.named_read
+        return self._named_read
 
     @property
     def taught(self) -> bool:
@@ -433,6 +449,13 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
         default="models",
         help="name level to scan with (default: the models' sure_name; 'off': none)",
     )
+    parser.add_argument(
+        "--named-read",
+        type=lambda v: None if v == "off" else v if v == "models" else float(v),
+        default="models",
+        help="level naming a card under the read floor (default: the models' named_read;"
+        " 'off': none)",
+    )
     parser.add_argument("--data", type=Path, default=ROOT / "data" / "scan_eval")
     parser.add_argument("--threads", type=int, default=None, help="ONNX Runtime threads")
     parser.add_argument("--repeats", type=int, default=3, help="timed scans per size")
@@ -452,7 +475,7 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
     folders = {seed: args.data / f"{args.split}-{seed}" for seed in seeds}
     folder = folders[seeds[0]]
     base = PhotoScanner.load(args.models, threads=args.threads)
-    remembered = RememberedReads(base.models, args.sure_name)
+    remembered = RememberedReads(base.models, args.sure_name, named_read=args.named_read)
     scanner = replace(base, models=remembered)
     if args.face_least is not None and scanner.faces is not None:
         scanner = replace(scanner, faces=replace(scanner.faces, least=args.face_least))
@@ -517,6 +540,7 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
     print(
         f"models {scanner.name}, sure level {scanner.sure_level:.2f}, name level "
         f"{'off' if name_level is None else name_level}, face level {face_level}, "
+        f"named under the floor from {remembered.named_read or 'off'}, "
         f"threads {threads}"
     )
     by = {j.photo: truths[j.photo] for j in [*hands, *lay_downs]}

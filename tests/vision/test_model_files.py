@@ -60,10 +60,10 @@ def test_the_levels_come_from_the_folder(tmp_path: Path) -> None:
     """A candidate folder's own levels are used, not the shipped ones."""
     folder = tmp_path / "candidate"
     copy_models(folder)
-    write_settings(folder, min_read=0.33, sure_read=0.8, sure_name=0.995)
+    write_settings(folder, min_read=0.33, sure_read=0.8, sure_name=0.995, named_read=0.998)
     models = CardModels(folder)
     assert models.min_read == 0.33 and models.sure_read == 0.8
-    assert models.sure_name == 0.995
+    assert models.sure_name == 0.995 and models.named_read == 0.998
     assert CardModels(folder, min_read=0.5).min_read == 0.5  # a benchmark's sweep
 
 
@@ -120,6 +120,7 @@ def test_the_name_level_is_optional(tmp_path: Path) -> None:
     for name in (model_files.DETECTOR_FILE, model_files.READER_FILE):
         (tmp_path / name).write_bytes(b"x")
     assert ModelFiles.load(tmp_path).sure_name is None
+    assert ModelFiles.load(tmp_path).named_read is None  # no read named under the floor
 
 
 def test_what_is_missing_is_named(tmp_path: Path) -> None:

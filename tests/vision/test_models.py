@@ -28,6 +28,7 @@ from shanghai.cli.main import main
 from shanghai.datasets.camera import scale_kind
 from shanghai.datasets.roundend_check import scene_rules
 from shanghai.vision.pipeline import CardPipeline, models_installed
+from shanghai.vision.scan import PhotoScanner
 from shanghai.vision.sources import read_image
 
 pytestmark = pytest.mark.skipif(
@@ -211,6 +212,30 @@ def test_reads_below_the_floor_name_no_card(pipeline: CardPipeline) -> None:
     strict = CardPipeline.load(min_read=1.01).models
     none, same_boxes = strict.read(frame)
     assert len(none.names) == 0 and len(same_boxes) == len(boxes)
+
+
+def test_reads_under_the_floor_are_kept_in_full_and_the_surest_named_marked() -> None:
+    """Under a floor no read reaches, every index comes back unread with its read in
+    full (`FrameReads.unread`); the scan names those the reader gives `named_read` or
+    more (`scan.named_surely`), each marked unsure, and the rest stay unread."""
+    frame = card_frames(["7h", "Kc", "Jd"], frames=1)[0]
+    plain = PhotoScanner.load()
+    reads = plain.models.read_frame(frame)
+    strict = PhotoScanner.load(min_read=1.01)
+    under = strict.models.read_frame(frame)
+    assert len(under.readings.names) == 0 and under.unread is not None
+    assert under.unread.names == under.unread_best
+    assert np.array_equal(under.unread.xyxy, under.unread_xyxy)
+    # Every index read at the shipped floor is among them, under the same name.
+    assert set(reads.readings.names) <= set(under.unread.names)
+    level = strict.models.named_read
+    assert level is not None
+    named = [n for n, p in zip(under.unread.names, under.unread.reading, strict=True) if p >= level]
+    assert named, "the reader is sure of some index of three clear cards"
+    snapshot = strict.scan(frame)
+    assert sorted(str(c.card) for c in snapshot.cards) == sorted(set(named))
+    assert not any(c.sure for c in snapshot.cards)
+    assert "unsure" in [w.code for w in snapshot.warnings]
 
 
 def test_a_stored_scan_names_the_scanner_and_its_model_once(

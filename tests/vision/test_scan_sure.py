@@ -305,3 +305,52 @@ def test_a_card_read_where_no_outline_was_found_is_proposed_marked() -> None:
     assert "no card outline was found around 9c" in warning.message
     # With its outline, the same read is sure: the outline alone made the doubt.
     assert unsure(scan(table, TableReader(table))) == []
+
+
+class UnderFloor(TableReader):
+    """The table read right, but the cards named in `under` (name -> (locating,
+    reading)) fall under the read floor and come as unread indices with their reads in
+    full, as `CardModels.read_frame` reports them; `named_read` is the models' level
+    for naming such a read after all. The name level is on, as the shipped models'."""
+
+    min_read = 0.45
+    sure_name = 0.99
+
+    def __init__(
+        self, table: MiniTable, under: Mapping[str, tuple[float, float]], named_read: float | None
+    ) -> None:
+        super().__init__(table)
+        self.under = under
+        self.named_read = named_read
+
+    def reads(self, found: FrameReads) -> FrameReads:
+        pairs = [self.under.get(n, (0.9, 0.9)) for n in found.readings.names]
+        locating = np.array([p[0] for p in pairs], np.float32)
+        reading = np.array([p[1] for p in pairs], np.float32)
+        every = IndexReadings(
+            found.readings.xyxy, found.readings.names, locating * reading, reading
+        )
+        low = np.array([n in self.under for n in every.names], dtype=bool)
+        unread = every.take(low)
+        return FrameReads(
+            every.take(~low),
+            found.card_xyxy,
+            np.concatenate([found.unread_xyxy, unread.xyxy]),
+            found.unread_best + unread.names,
+            None,
+            unread,
+        )
+
+
+def test_a_read_under_the_floor_the_reader_is_sure_of_is_proposed_marked() -> None:
+    table = spread(["4h", "9c", "Kd"])
+    under = {"9c": (0.3, 1.0), "Kd": (0.3, 0.9)}
+    snapshot = scan(table, UnderFloor(table, under, named_read=0.99))
+    # 9c is named after all, never sure (the locator doubted it was an index); Kd,
+    # which the reader doubts too, stays a card that could not be read.
+    assert sorted(str(c.card) for c in snapshot.cards) == ["4h", "9c"]
+    assert unsure(snapshot) == ["9c"]
+    assert "unread" in [w.code for w in snapshot.warnings]
+    # Without the level, the floor alone decides: 9c names no card either.
+    without = scan(table, UnderFloor(table, under, named_read=None))
+    assert [str(c.card) for c in without.cards] == ["4h"]
