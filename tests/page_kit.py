@@ -42,6 +42,8 @@ class StandInReader:
 
     sure_read = SURE_LEVEL
     sure_name: float | None = None
+    min_read = 0.0
+    named_read: float | None = None
     taught = False
 
     def __init__(self, table: MiniTable, unsure: Collection[str] = ()) -> None:
