@@ -309,7 +309,9 @@ class PhotoScanner:
         confidence alone either."""
         if not card.outlined or _corners_too_close(card, cards) or _one_card_twice(card, cards):
             return False
-        if card.confidence < self.models.min_read:  # named under the floor: `named_surely`
+        if card.confidence < self.models.min_read:
+            # Named under the floor (`named_surely`), or brought under it by a second
+            # reading: the locator doubted it was an index at all.
             return False
         if self.faces is not None and self.faces.contradicts(card.face, card.card):
             return False
@@ -603,8 +605,9 @@ def named_surely(reads: FrameReads, level: float | None) -> FrameReads:
     index read at 1.0 that the locator found at 0.3 named no card. From across the
     table (indices 12-15 px) a taught deck's locator finds such indices at 0.30-0.47;
     dropped, each was a card missing from the hand, where proposed marked it costs a
-    look. Reads under `level` stay unread (most reads under the floor are wrong half
-    the time: docs/decks.md, "Where the taught deck's missing cards go")."""
+    look. Reads under `level` stay unread: under the floor, misreads are nearly as many
+    as right reads (docs/decks.md, "Where the taught deck's missing cards go"). At 0.999
+    no validation photo became silent (`models/models.toml`)."""
     if level is None or reads.unread is None or not len(reads.unread.names):
         return reads
     sure = reads.unread.reader_probability >= level
