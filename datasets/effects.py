@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from shanghai.vision.arrays import Frame
 
-__all__ = ["apply_effects", "jpeg_roundtrip"]
+__all__ = ["apply_effects", "jpeg_roundtrip", "motion_kernel"]
 
 Field = npt.NDArray[np.float32]
 
@@ -50,7 +50,8 @@ def _glare(rng: np.random.Generator, h: int, w: int) -> Field:
     return cv2.GaussianBlur(glare, (blur, blur), 0) * rng.uniform(60, 140)
 
 
-def _motion_kernel(length: int, angle: float) -> npt.NDArray[np.float32]:
+def motion_kernel(length: int, angle: float) -> npt.NDArray[np.float32]:
+    """A straight smear `length` pixels long at `angle` (radians): a hand that shakes."""
     kernel = np.zeros((length, length), np.float32)
     c = (length - 1) / 2
     dx, dy = math.cos(angle) * c, math.sin(angle) * c
@@ -86,7 +87,7 @@ def apply_effects(image: Frame, rng: np.random.Generator) -> tuple[Frame, float]
         blur_px = 2 * sigma
     elif roll < 0.6:
         length = max(3, int(rng.uniform(3, 10) * scale)) | 1
-        kernel = _motion_kernel(length, rng.uniform(0, math.pi))
+        kernel = motion_kernel(length, rng.uniform(0, math.pi))
         out = np.asarray(cv2.filter2D(out, -1, kernel), dtype=np.float32)
         blur_px = float(length)
     sigma_noise = rng.uniform(0.5, 7.0)

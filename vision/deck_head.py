@@ -123,6 +123,11 @@ class DeckHead:
     """The sure level chosen for the deck's own locator and reader
     (`datasets.deck_check`; None: the shipped models' level). Not part of the head's
     file; the deck's folder says (`StoredDeck.sure_read`)."""
+    complete: bool = False
+    """Whether every card of the deck's family is enrolled (`StoredDeck.missing` is
+    empty). Then the deck's own reader reads every crop (`reads`), not only those near
+    an enrolled card: no card of the deck is one it never saw. Not part of the head's
+    file; the deck's folder says."""
 
     def __post_init__(self) -> None:
         if self.kind not in HEAD_KINDS:
@@ -166,6 +171,22 @@ class DeckHead:
         near = self.similarity(features) >= self.min_similarity
         return np.asarray((head.max(axis=1) >= self.min_confidence) & near, dtype=np.bool_)
 
+    def reads(self, features: Float32Array, own: bool) -> npt.NDArray[np.bool_]:
+        """(N,) where the deck's reading replaces the shipped one: with the deck's own
+        reader (`own`) and a `complete` deck, every crop; else where the head is `sure`.
+
+        Why every crop: blurred and 10-15 px indices lie far from every enrolled view in
+        the shipped reader's embedding, so the gate left them to the shipped reader,
+        which never saw the deck's print. On two validation decks taught in full (40
+        photos each, the reader's crops with `enrolled_crops` views), reading them with
+        the deck's reader too: code-unseen-00 cards P / R 0.946 / 0.865 -> 0.965 /
+        0.893, rook-unseen-hanken 0.966 / 0.871 -> 0.965 / 0.867 (docs/decks.md,
+        2026-12-02). A deck taught in part keeps the gate: there a crop far from every
+        enrolled card may be a card the deck's reader never saw in this print."""
+        if own and self.complete:
+            return np.ones(len(features), dtype=np.bool_)
+        return self.sure(features)
+
     def apply(
         self,
         probabilities: Float32Array,
@@ -182,7 +203,7 @@ class DeckHead:
             return out
         column = {name: i for i, name in enumerate(names)}
         cols = np.array([column[c] for c in self.classes], dtype=np.int64)
-        sure = self.sure(features)
+        sure = self.reads(features, own is not None)
         if not sure.any():
             return out
         if own is not None:

@@ -204,7 +204,11 @@ class StoredDeck:
             locator=self.locator_path if self.has_locator else None,
             own_reader=self.reader_path if self.has_reader else None,
         )
-        return replace(head, sure_read=self.sure_read if self.has_locator else None)
+        return replace(
+            head,
+            sure_read=self.sure_read if self.has_locator else None,
+            complete=not self.missing(),
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -310,8 +310,8 @@ class CardModels:
         probabilities, features = self.features(crops)
         own = None
         if self.own_reader is not None:
-            # Only the crops the deck reads (`DeckHead.sure`) need the deck's own reader.
-            sure = self.deck.sure(features)
+            # Only the crops the deck reads (`DeckHead.reads`) need the deck's own reader.
+            sure = self.deck.reads(features, own=True)
             own = probabilities.copy()
             if sure.any():
                 mine = [crop for crop, read in zip(crops, sure, strict=True) if read]

@@ -254,6 +254,25 @@ def test_a_deck_s_own_reader_reads_where_the_head_would() -> None:
     assert out[0].argmax() != head.apply(shipped, features, names)[0].argmax()
 
 
+def test_a_whole_deck_s_own_reader_reads_every_crop() -> None:
+    """With every card of the family enrolled, no crop can be a card the deck's reader
+    never saw: it reads the stranger too (a small, blurred index lies far from every
+    enrolled view). The head alone keeps its gate, and so does a deck taught in part."""
+    names = ["7h", "8h", "9h"]
+    x, y = _clusters(["7h", "8h"], 30)
+    head = replace(fit_head(x, y, kind="logistic", reader="r"), complete=True)
+    stranger = np.random.default_rng(5).normal(0, 1, (1, 32)).astype(np.float32) * 3
+    features = np.concatenate([x[:1], stranger])
+    shipped = np.array([[0.1, 0.1, 0.8], [0.1, 0.1, 0.8]], np.float32)
+    own = np.array([[0.02, 0.97, 0.01], [0.0, 0.0, 1.0]], np.float32)
+    assert head.reads(features, own=True).all()
+    assert list(head.reads(features, own=False)) == [True, False]
+    assert np.array_equal(head.apply(shipped, features, names, own), own)
+    assert np.array_equal(head.apply(shipped, features, names)[1], shipped[1])
+    part = replace(head, complete=False)
+    assert np.array_equal(part.apply(shipped, features, names, own)[1], shipped[1])
+
+
 @needs_models
 def test_scans_with_a_deck_s_own_reader_read_with_it(tmp_path: Path) -> None:
     """`CardModels` loads the deck's reader (`StoredDeck.reader_path`) and reads the

@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from shanghai.engine.cards import Card, DeckFamily
+from shanghai.engine.cards import Card, DeckFamily, cards_of_family
+from shanghai.vision.deck_head import fit_head
 from shanghai.vision.deck_store import (
     DECK_FILE,
+    HEAD_FILE,
     DeckError,
     DeckNotFoundError,
     DeckStore,
@@ -61,6 +64,27 @@ def test_write_list_get_remove(tmp_path: Path) -> None:
         store.get("home")
     with pytest.raises(DeckNotFoundError):
         store.remove("home")
+
+
+def test_a_deck_s_head_says_whether_every_card_is_enrolled(tmp_path: Path) -> None:
+    """`DeckHead.complete` (the deck's own reader then reads every crop) comes from the
+    deck's folder: every card of its family enrolled, jokers included."""
+    store = DeckStore(tmp_path)
+    whole = [str(c) for c in cards_of_family(DeckFamily.STANDARD)]
+    for name, cards in (("whole", whole), ("part", whole[:-1])):
+
+        def build(folder: Path, cards: list[str] = cards, name: str = name) -> None:
+            write_deck_file(
+                folder, name=name, family=DeckFamily.STANDARD,
+                cards=[Card.parse(c) for c in cards], photos=1,
+            )  # fmt: skip
+            features = np.random.default_rng(0).normal(0, 1, (2 * len(cards), 8))
+            fit_head(features.astype(np.float32), cards * 2, steps=2).save(folder / HEAD_FILE)
+
+        store.write(name, build)
+    assert store.get("whole").head().complete and not store.get("whole").missing()
+    assert not store.get("part").head().complete
+    assert [str(c) for c in store.get("part").missing()] == whole[-1:]
 
 
 def test_an_interrupted_build_leaves_no_deck_and_keeps_the_old_one(tmp_path: Path) -> None:
