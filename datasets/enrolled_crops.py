@@ -25,7 +25,7 @@ import numpy as np
 
 from shanghai.engine.cards import CARD_CLASSES
 from shanghai.vision.arrays import Frame
-from shanghai.vision.crops import CROP_SIZE
+from shanghai.vision.crops import CROP_CONTEXT, CROP_SIZE
 from shanghai.vision.deck_store import StoredDeck
 
 from .effects import motion_kernel
@@ -75,7 +75,7 @@ def small_view(wide: Frame, rng: np.random.Generator) -> Frame:
     if roll < 0.35:
         view = np.asarray(cv2.GaussianBlur(view, (0, 0), float(rng.uniform(0.3, 1.0))), np.float32)
     elif roll < 0.55:
-        index_px = side / 1.3
+        index_px = side / CROP_CONTEXT
         length = max(3, int(rng.uniform(2, max(3.0, 0.3 * index_px)))) | 1
         smear = motion_kernel(length, float(rng.uniform(0, math.pi)))
         view = np.asarray(cv2.filter2D(view, -1, smear), np.float32)
@@ -92,7 +92,7 @@ def small_view(wide: Frame, rng: np.random.Generator) -> Frame:
         out = np.asarray(
             cv2.resize(out, (CROP_SIZE, CROP_SIZE), interpolation=cv2.INTER_LINEAR), np.uint8
         )
-    return np.asarray(out, np.uint8)
+    return out
 
 
 def write_enrolled_crops(
@@ -104,11 +104,12 @@ def write_enrolled_crops(
     for card in deck.cards:
         name = str(card)
         for k, path in enumerate(deck.crop_paths(card)):
-            wide = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if wide is None:
+            read = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if read is None:
                 continue
+            wide = np.asarray(read, np.uint8)
             for j in range(per_crop):
-                view = small_view(np.asarray(wide, np.uint8), rng)
+                view = small_view(wide, rng)
                 write_crop(root, split, name, f"e{k}-{j:03d}", view, CARD_CLASSES)
                 made[name] += 1
     return made

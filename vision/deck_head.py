@@ -197,7 +197,7 @@ class DeckHead:
         """(N, C) shipped probabilities over the reader's classes `names` -> the deck's
         reading (see the module docstring); rows stay shares of one. With `own`, the
         deck's own reader's (N, C) probabilities (`own_reader`), those are the reading
-        where the head would read."""
+        where the deck reads (`reads`)."""
         out = np.array(probabilities, dtype=np.float32, copy=True)
         if len(out) == 0:
             return out

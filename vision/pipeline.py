@@ -307,6 +307,10 @@ class CardModels:
         (`deck_head.DeckHead.apply`): the one place a deck changes a reading."""
         if self.deck is None:
             return self._with_ensemble(self._both_ways(self.reader, crops), crops)
+        if self.own_reader is not None and self.deck.complete and crops:
+            # A deck enrolled whole reads every crop with its own reader
+            # (`DeckHead.reads`): the shipped reading would be replaced in every row.
+            return self._both_ways(self.own_reader, crops)
         probabilities, features = self.features(crops)
         own = None
         if self.own_reader is not None:
