@@ -14,7 +14,9 @@ same face on the table more than once. The rules, in order:
    two corners of one long side of a four-index card (`card_fit.along_one_side`), are
    the strip a fan leaves of that card; two lying as opposite corners of one card with
    no other card's index on its face (`card_fit.on_one_diagonal`) are a card whose
-   outline the locator missed. Two copies of a card from two decks never
+   outline the locator missed; in a hand, so are two such corners each in an outline
+   of its own (a card lying across another's middle cuts its outline in two,
+   `split_outlines`). Two copies of a card from two decks never
    pass this: in a row the cards between them lie on the face; loose, they lie in two
    different boxes, or beside each other, not a card's side apart.
 2. **Copies stay copies.** Everything not merged is its own card, so two 7h are two.
@@ -78,6 +80,9 @@ class Identification:
     foreign_boxes: tuple[int, ...] = ()
     """Card boxes of cards read but not in this game (reported in `warnings`): read, so
     not unread outlines."""
+    folded_boxes: tuple[int, ...] = ()
+    """Card boxes of a card's second outline, folded into the card (`_fold_lone_pairs`):
+    read, so not unread outlines either."""
 
 
 def shoe_counts(rules: Rules) -> Counter[Card]:
@@ -138,10 +143,13 @@ def _fold_outlineless(cards: list[SeenCard], boxes: Float32Array, margin: float)
     return kept
 
 
-def one_card_pairs(cards: Sequence[SeenCard]) -> list[tuple[float, int, int]]:
-    """(distance, i, j) for each two cards of one name, each one index and no outline,
-    that lie as two corners of one card, nearest first; the card's length is the
-    median of the photo's outlines that hold a read card:
+def one_card_pairs(
+    cards: Sequence[SeenCard], *, outlined: bool = False
+) -> list[tuple[float, int, int]]:
+    """(distance, i, j) for each two cards of one name, each read from one index with
+    no outline (with `outlined`, or in two different outlines), that lie as two corners
+    of one card, nearest first; the card's length is the median of the photo's outlines
+    that hold a read card:
 
     - the two corners of one side of a four-index card (`card_fit.along_one_side`): a
       fan of such a deck shows each covered card's index twice down its strip, and
@@ -150,12 +158,21 @@ def one_card_pairs(cards: Sequence[SeenCard]) -> list[tuple[float, int, int]]:
     - the two opposite corners of one card with no other card's index on its face
       (`card_fit.on_one_diagonal`): the top card of a fan whose outline was missed.
 
+    `outlined` (a hand, where cards pile): each corner may have an outline of its own.
+    A card lying across the middle of another splits its visible part in two, and the
+    locator boxes each part (a 9c under an 8h, its two corners in two outlines, stood
+    as two 9c on a taught deck's validation photos). Two copies in two outlines pass
+    only as copies lying apart pass (`on_one_diagonal`). Not in a lay-down: its melds
+    hold copies of wild cards laid apart, and on the validation lay-downs (seed 3101)
+    two such copies (a 2h, a joker) were merged. Two corners in one outline were
+    already weighed by the corner fits, which keep copies of one row apart.
+
     With no outline to tell the cards' size, there are none."""
     held = [c for c in cards if c.box_id is not None]
     if not held:
         return []
     length = float(np.median([max(c.xyxy[2] - c.xyxy[0], c.xyxy[3] - c.xyxy[1]) for c in held]))
-    lone = [i for i, c in enumerate(cards) if c.box_id is None and len(c.index_xyxy) == 1]
+    lone = [i for i, c in enumerate(cards) if len(c.index_xyxy) == 1]
     centres = [(i, point) for i, c in enumerate(cards) for point in c.index_centers]
 
     def others(i: int, j: int) -> Float64Array:
@@ -167,6 +184,7 @@ def one_card_pairs(cards: Sequence[SeenCard]) -> list[tuple[float, int, int]]:
         for n, i in enumerate(lone)
         for j in lone[n + 1 :]
         if cards[i].card == cards[j].card
+        and _outlines_apart(cards[i], cards[j], outlined=outlined)
         and (
             along_one_side(cards[i].index_xyxy[0], cards[j].index_xyxy[0], length)
             or on_one_diagonal(cards[i].index_xyxy[0], cards[j].index_xyxy[0], length, others(i, j))
@@ -174,15 +192,34 @@ def one_card_pairs(cards: Sequence[SeenCard]) -> list[tuple[float, int, int]]:
     )
 
 
-def _fold_lone_pairs(cards: list[SeenCard]) -> list[SeenCard]:
-    """The pairs `one_card_pairs` finds, each made one card; each card once."""
+def _outlines_apart(a: SeenCard, b: SeenCard, *, outlined: bool) -> bool:
+    """Whether two reads may be one card's corners by where their outlines are: neither
+    has one, or (`outlined`) they are not in the same one (see `one_card_pairs`)."""
+    if a.box_id is None and b.box_id is None:
+        return True
+    return outlined and a.box_id != b.box_id
+
+
+def _fold_lone_pairs(
+    cards: list[SeenCard], *, outlined: bool = False
+) -> tuple[list[SeenCard], tuple[int, ...]]:
+    """The pairs `one_card_pairs` finds (`outlined` as there), each made one card; each
+    card once. Returns
+    the cards and the outlines folded away (a corner's own outline, when the card
+    keeps its other corner's): read, so not outlines of a card left unread. The card
+    keeps an outline of either corner and its box spans both corners' boxes."""
     merged: dict[int, SeenCard] = {}
     gone: set[int] = set()
-    for _, i, j in one_card_pairs(cards):
+    folded: list[int] = []
+    for _, i, j in one_card_pairs(cards, outlined=outlined):
         if i in gone or j in gone or i in merged or j in merged:
             continue
         a, b = cards[i], cards[j]
-        corners = np.asarray(a.index_xyxy + b.index_xyxy, dtype=np.float32)
+        if a.box_id is None and b.box_id is not None:
+            a, b = b, a
+        if b.box_id is not None:
+            folded.append(b.box_id)
+        corners = np.asarray([a.xyxy, b.xyxy], dtype=np.float32)  # boxless: its indices' box
         x1, y1 = (float(v) for v in corners[:, :2].min(axis=0))
         x2, y2 = (float(v) for v in corners[:, 2:].max(axis=0))
         readings = [r for r in (a.reading, b.reading) if r is not None]
@@ -197,7 +234,7 @@ def _fold_lone_pairs(cards: list[SeenCard]) -> list[SeenCard]:
             outlined=a.outlined or b.outlined,
         )
         gone.add(j)
-    return [merged.get(i, c) for i, c in enumerate(cards) if i not in gone]
+    return [merged.get(i, c) for i, c in enumerate(cards) if i not in gone], tuple(folded)
 
 
 def _contains(boxes: Float32Array, points: Float32Array, margin: float) -> npt.NDArray[np.bool_]:
@@ -231,6 +268,9 @@ class CardIdentifier:
     two top corners of a four-index card span about 0.56)."""
     box_margin: float = 0.08
     max_corners: int = 4
+    split_outlines: bool = False
+    """Also fold one card's two corners lying in two outlines of their own
+    (`one_card_pairs`, `outlined`): for a hand, where cards pile across each other."""
     rules: Rules | None = field(default=None)
 
     def identify(self, readings: IndexReadings, card_boxes: Float32Array) -> Identification:
@@ -252,12 +292,14 @@ class CardIdentifier:
                 box_id, axis = lone[members[0]]
             held = box_id is not None or bool(len(boxes) and inside[members[0]].any())
             cards.append(self._card(readings, members, boxes, box_id, axis, outlined=held))
-        cards = _fold_lone_pairs(_fold_outlineless(cards, boxes, self.box_margin))
+        cards, folded = _fold_lone_pairs(
+            _fold_outlineless(cards, boxes, self.box_margin), outlined=self.split_outlines
+        )
         foreign: tuple[int, ...] = ()
         if self.rules is not None:
             cards, foreign, notes = self._check_shoe(cards, self.rules)
             warnings += notes
-        return Identification(tuple(cards), tuple(warnings), foreign)
+        return Identification(tuple(cards), tuple(warnings), foreign, folded)
 
     def _merge_corners(
         self, readings: IndexReadings, boxes: Float32Array, inside: npt.NDArray[np.bool_]

@@ -46,8 +46,9 @@ class Reconstructor:
     ) -> TableSnapshot:
         """`card_boxes` is (M, 4) xyxy of the face-up cards found."""
         identifier = self.identifier
-        if identifier.rules is not self.rules:
-            identifier = replace(identifier, rules=self.rules)
+        in_hand = self.role == "hand"  # cards pile across each other: split outlines
+        if identifier.rules is not self.rules or identifier.split_outlines is not in_hand:
+            identifier = replace(identifier, rules=self.rules, split_outlines=in_hand)
         found = identifier.identify(readings, card_boxes)
         seating = Seating(
             players=self.players,
@@ -56,7 +57,7 @@ class Reconstructor:
             grouper=self.grouper,
             role=self.role,
         )
-        unread = unread_boxes(card_boxes, found.cards, found.foreign_boxes)
+        unread = unread_boxes(card_boxes, found.cards, found.foreign_boxes + found.folded_boxes)
         seats, notes = seating.arrange(found.cards, width, height, unread)
         warnings = list(found.warnings) + notes
         rows = self.grouper.group(found.cards)[0]

@@ -307,7 +307,8 @@ class PhotoScanner:
         cards (its wide band split the card's outline in two), against 2 misread. So
         with a deck, a name read twice within a card's reach is never sure on its
         confidence alone either."""
-        if not card.outlined or _corners_too_close(card, cards) or _one_card_twice(card, cards):
+        twice = _one_card_twice(card, cards, kind)
+        if not card.outlined or _corners_too_close(card, cards) or twice:
             return False
         if card.confidence < self.models.min_read:
             # Named under the floor (`named_surely`), or brought under it by a second
@@ -369,7 +370,7 @@ class PhotoScanner:
                     f"{_count(len(unsure), 'read')} unsure ({names}): check "
                     + ("it" if len(unsure) == 1 else "them")
                     + self._face_note([cards[i] for i in unsure])
-                    + _count_note(cards, unsure),
+                    + _count_note(cards, unsure, snapshot.kind),
                     tuple(unsure),
                 )
             )
@@ -460,7 +461,9 @@ def _maybe_one_card(card: SeenCard, cards: Sequence[SeenCard]) -> bool:
     return any(not near <= d < far for d in within)
 
 
-def _count_note(cards: Sequence[SeenCard], unsure: Sequence[int]) -> str:
+def _count_note(
+    cards: Sequence[SeenCard], unsure: Sequence[int], kind: PhotoKind = PhotoKind.HAND
+) -> str:
     """Why some of the `unsure` reads (indices into `cards`) are unsure when it is the
     count, not the name, in doubt, to tell a person what to look at ("; 8d may be one
     card seen at both corners"); empty when none is."""
@@ -468,7 +471,7 @@ def _count_note(cards: Sequence[SeenCard], unsure: Sequence[int]) -> str:
     bare = sorted({str(cards[i].card) for i in unsure if not cards[i].outlined})
     if bare:
         notes.append(f"no card outline was found around {', '.join(bare)}")
-    twice = sorted({str(cards[i].card) for i in unsure if _one_card_twice(cards[i], cards)})
+    twice = sorted({str(cards[i].card) for i in unsure if _one_card_twice(cards[i], cards, kind)})
     if twice:
         notes.append(f"{', '.join(twice)} may be one card seen at both corners")
     joined = sorted({str(cards[i].card) for i in unsure if _corners_too_close(cards[i], cards)})
@@ -477,13 +480,17 @@ def _count_note(cards: Sequence[SeenCard], unsure: Sequence[int]) -> str:
     return "".join(f"; {note}" for note in notes)
 
 
-def _one_card_twice(card: SeenCard, cards: Sequence[SeenCard]) -> bool:
+def _one_card_twice(
+    card: SeenCard, cards: Sequence[SeenCard], kind: PhotoKind = PhotoKind.HAND
+) -> bool:
     """Whether this card and another of its name lie as two corners of one card
-    (`physical.one_card_pairs`). Identification folds such pairs, but the upright
+    (`physical.one_card_pairs`; in two outlines too in a hand, as identification folds
+    there). Identification folds such pairs, but the upright
     reader and the 6-or-9 check name cards after it: the bottom corner of a fan's top
     card, read 6d and then 8d beside its top corner's 8d, stood as a second 8d, sure,
     and the hand's points were wrong without a word (a validation photo, seed 3105)."""
-    return any(card is cards[i] or card is cards[j] for _, i, j in one_card_pairs(cards))
+    pairs = one_card_pairs(cards, outlined=kind is PhotoKind.HAND)
+    return any(card is cards[i] or card is cards[j] for _, i, j in pairs)
 
 
 def _corners_too_close(card: SeenCard, cards: Sequence[SeenCard]) -> bool:

@@ -3,6 +3,7 @@ it, and the time enrolment and adaptation take. Prints figures; asserts nothing.
 
     python tests/benchmarks/deck_teach.py [--scenes 40] [--seed 5] [--looks A,B]
                                           [--compare] [--models DIR] [--locator MINUTES]
+                                          [--keep DIR] [--misses]
 
 For each held-out test look (`datasets.splits`: the standard decks and their jokers,
 and the Rook deck held out of training), one copy of every card of the look is laid
@@ -55,6 +56,7 @@ from shanghai.vision.deck_store import READER_MINUTES, DeckError, DeckStore, Sto
 from shanghai.vision.pipeline import CardModels
 from shanghai.vision.readings import family_mask
 from shanghai.vision.scan import PhotoKind, PhotoScanner
+from shanghai.vision.snapshot import TableSnapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 Boxes = npt.NDArray[np.float32]
@@ -183,7 +185,9 @@ class _NamedCardModels(CardModels):
         return self.files.sure_name
 
 
-def card_tally(scanner: PhotoScanner, rendered: Rendered) -> Tally:
+def card_tally(scanner: PhotoScanner, rendered: Rendered, misses: str | None = None) -> Tally:
+    """The scan's cards against the photo's labels; `misses` (a heading, e.g. the
+    photo's number) also prints the photo's wrong and missed cards (`print_misses`)."""
     labels = rendered.labels()
     readable = Counter(
         str(lab.placement.card)
@@ -191,7 +195,8 @@ def card_tally(scanner: PhotoScanner, rendered: Rendered) -> Tally:
         if lab.placement.face_up and any(i.state == "visible" for i in lab.indices)
     )
     on_table = Counter(str(p.card) for p in rendered.placements if p.face_up)
-    cards = scanner.scan(rendered.image, kind=PhotoKind.HAND).cards
+    snapshot = scanner.scan(rendered.image, kind=PhotoKind.HAND)
+    cards = snapshot.cards
     got = Counter(str(c.card) for c in cards)
     right = sum((got & readable).values())
     extra = got - on_table
@@ -199,7 +204,65 @@ def card_tally(scanner: PhotoScanner, rendered: Rendered) -> Tally:
     sure = Counter(str(c.card) for c in cards if c.sure)
     silent = sum((sure & extra).values())
     marked = sum(((got - sure) & readable).values())
+    if misses is not None and (extra or readable - got):
+        print_misses(misses, rendered, snapshot, extra, readable - got)
     return Tally(right, right + wrong, sum(readable.values()), silent, marked)
+
+
+def print_misses(
+    heading: str,
+    rendered: Rendered,
+    snapshot: TableSnapshot,
+    extra: Counter[str],
+    missed: Counter[str],
+) -> None:
+    """One photo's wrong cards (what the scan said of each: confidence, reading, sure,
+    outline, indices, and the true cards whose visible indices lie in its box) and its
+    missed cards (their visible index sizes, what the scan read there, if anything, and
+    how many it located but left unread, `TableSnapshot.unread`):
+    what a change to the scan is chosen from."""
+    labels = rendered.labels()
+    truth = [
+        (str(lab.placement.card), np.asarray(i.quad).mean(0), quad_size(np.asarray(i.quad)))
+        for lab in labels
+        for i in lab.indices
+        if lab.placement.face_up and i.state == "visible"
+    ]
+    print(f"    {heading}: blur {rendered.blur_px:.1f} px")
+    for card in snapshot.cards:
+        if not extra[str(card.card)]:
+            continue
+        x1, y1, x2, y2 = card.xyxy
+        under = sorted({t for t, c, _ in truth if x1 <= c[0] <= x2 and y1 <= c[1] <= y2})
+        print(
+            f"      wrong {card.card} conf {card.confidence:.3f} read {card.reading or 0:.3f}"
+            f" {'sure' if card.sure else 'marked'} box {card.box_id}"
+            f"{'' if card.outlined else ' no outline'} {len(card.index_xyxy)} indices;"
+            f" true there: {' '.join(under) or 'nothing'}"
+        )
+    for name in sorted(missed):
+        sizes = [s for t, _, s in truth if t == name]
+        centres = [c for t, c, _ in truth if t == name]
+        there = sorted(
+            {
+                str(card.card)
+                for card in snapshot.cards
+                for ix in card.index_xyxy
+                for c in centres
+                if ix[0] <= c[0] <= ix[2] and ix[1] <= c[1] <= ix[3]
+            }
+        )
+        unread = sum(
+            any(u[0] <= c[0] <= u[2] and u[1] <= c[1] <= u[3] for u in snapshot.unread)
+            for c in centres
+        )
+        print(
+            f"      missed {name} x{missed[name]}: visible indices "
+            f"{' '.join(f'{s:.0f}px' for s in sizes)}; read there: {' '.join(there) or 'nothing'}"
+            f"; {unread} of them located and left unread"
+        )
+    for warning in snapshot.warnings:
+        print(f"      warning {warning.code}: {warning.message}")
 
 
 def located_indices(models: CardModels, scene: Scene) -> None:
@@ -305,6 +368,7 @@ def run_look(
     locator_minutes: float | None = None,
     reader_minutes: float = READER_MINUTES,
     keep: Path | None = None,
+    misses: bool = False,
 ) -> dict[str, float]:
     rng = np.random.default_rng([seed, sum(look.name.encode())])
     shipped = PhotoScanner.load(models_dir)
@@ -347,11 +411,18 @@ def run_look(
         before: dict[str, Tally] = defaultdict(Tally)
         after: dict[str, Tally] = defaultdict(Tally)
         after_named: dict[str, Tally] = defaultdict(Tally)
-        for scene in scenes:
+        if misses:
+            print(f"\n{look.name}: the taught scan's wrong and missed cards, photo by photo")
+        for n, scene in enumerate(scenes):
+            heading = f"photo {n} ({scene.distance}, {shake(scene.rendered)})"
+            tallies = (
+                card_tally(shipped, scene.rendered),
+                card_tally(taught, scene.rendered, heading if misses else None),
+                card_tally(named, scene.rendered),
+            )
             for key in ("all", scene.distance, f"{scene.distance}, {shake(scene.rendered)}"):
-                before[key].add(card_tally(shipped, scene.rendered))
-                after[key].add(card_tally(taught, scene.rendered))
-                after_named[key].add(card_tally(named, scene.rendered))
+                for tallied, tally in zip((before, after, after_named), tallies, strict=True):
+                    tallied[key].add(tally)
             located_indices(models, scene)
         crops = [c for s in scenes for c in s.crops]
         truth = [t for s in scenes for t in s.truth]
@@ -425,6 +496,7 @@ def main(
     locator_minutes: float | None = None,
     reader_minutes: float = READER_MINUTES,
     keep: Path | None = None,
+    misses: bool = False,
 ) -> dict[str, dict[str, float]]:
     chosen = held_out_looks(looks)
     print(
@@ -436,7 +508,7 @@ def main(
         out[look.name] = run_look(
             look, models_dir=models, n_scenes=scenes, seed=seed, per_photo=per_photo,
             cards=cards, compare=compare, locator_minutes=locator_minutes,
-            reader_minutes=reader_minutes, keep=keep,
+            reader_minutes=reader_minutes, keep=keep, misses=misses,
         )  # fmt: skip
     times = [v["seconds"] for v in out.values()]
     if times:
@@ -477,6 +549,11 @@ if __name__ == "__main__":
         metavar="DIR",
         help="keep each look's taught deck in DIR/LOOK (and reuse it when run again)",
     )
+    parser.add_argument(
+        "--misses",
+        action="store_true",
+        help="also print each photo's wrong and missed cards, as the taught scan reads it",
+    )
     args = parser.parse_args()
     main(
         args.looks.split(",") if args.looks else None,
@@ -489,4 +566,5 @@ if __name__ == "__main__":
         locator_minutes=args.locator,
         reader_minutes=args.reader,
         keep=args.keep,
+        misses=args.misses,
     )

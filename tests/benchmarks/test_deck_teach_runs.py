@@ -18,7 +18,7 @@ def test_deck_teaching_benchmark_runs(
     capsys: pytest.CaptureFixture[str], benchmark_script: Callable[[str], ModuleType]
 ) -> None:
     module = benchmark_script("deck_teach")
-    figures = module.main(["code-caladea"], scenes=2, seed=3, per_photo=3, cards=6)
+    figures = module.main(["code-caladea"], scenes=2, seed=3, per_photo=3, cards=6, misses=True)
     look = figures["code-caladea"]
     assert look["seconds"] > 0
     assert look["all_cards"] >= 1
@@ -28,3 +28,4 @@ def test_deck_teaching_benchmark_runs(
     out = capsys.readouterr().out
     assert "enrolled 6 cards from 2 photos" in out
     assert "before P" in out and "after P" in out and "reader alone" in out
+    assert "the taught scan's wrong and missed cards, photo by photo" in out

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -77,7 +79,7 @@ def test_two_indices_down_one_side_of_a_card_without_an_outline_are_one_card() -
         Card.parse("4s"), 0.9, (300, 100, 363, 188), index_xyxy=((302, 104, 311, 124),), box_id=0
     )
     top, bottom = _lone("8d", 120, 113), _lone("8d", 121, 175)  # 62 px apart: 0.70 of 88
-    folded = _fold_lone_pairs([owner, top, bottom])
+    folded, _ = _fold_lone_pairs([owner, top, bottom])
     assert sorted(str(c.card) for c in folded) == ["4s", "8d"]
     assert len(next(c for c in folded if str(c.card) == "8d").index_xyxy) == 2
 
@@ -91,10 +93,10 @@ def test_copies_beside_each_other_or_end_to_end_stay_two() -> None:
     )
     across = [owner, _lone("8d", 120, 113), _lone("8d", 182, 113)]
     end_to_end = [owner, _lone("8d", 120, 113), _lone("8d", 120, 213)]
-    assert len(_fold_lone_pairs(across)) == 3
-    assert len(_fold_lone_pairs(end_to_end)) == 3
+    assert len(_fold_lone_pairs(across)[0]) == 3
+    assert len(_fold_lone_pairs(end_to_end)[0]) == 3
     alone = [_lone("8d", 120, 113), _lone("8d", 121, 175)]
-    assert len(_fold_lone_pairs(alone)) == 2
+    assert len(_fold_lone_pairs(alone)[0]) == 2
 
 
 def test_a_turned_four_index_strip_whose_outline_was_missed_counts_once(mini_table) -> None:  # type: ignore[no-untyped-def]
@@ -251,9 +253,61 @@ def test_the_two_corners_of_a_card_without_an_outline_are_one_card() -> None:
         Card.parse("4s"), 0.9, (300, 100, 363, 188), index_xyxy=((302, 104, 311, 124),), box_id=0
     )
     for turn_deg in (-15.0, 0.0, 20.0):
-        folded = _fold_lone_pairs([owner, *_diagonal_pair("8d", (120, 113), turn_deg)])
+        folded, _ = _fold_lone_pairs([owner, *_diagonal_pair("8d", (120, 113), turn_deg)])
         assert sorted(str(c.card) for c in folded) == ["4s", "8d"], turn_deg
         assert len(next(c for c in folded if str(c.card) == "8d").index_xyxy) == 2
+
+
+def _outlined(card: SeenCard, box_id: int, grow: float = 30.0) -> SeenCard:
+    """The card with an outline of its own (`box_id`): a box around its index."""
+    x1, y1, x2, y2 = card.index_xyxy[0]
+    box = (x1 - 5.0, y1 - 5.0, x2 + grow, y2 + grow)
+    return SeenCard(card.card, card.confidence, box, index_xyxy=card.index_xyxy, box_id=box_id)
+
+
+def test_the_two_corners_of_a_card_in_two_outlines_are_one_card() -> None:
+    """A card lying across the middle of another splits its visible part in two, and
+    the locator boxes each part: its two corners, each in an outline of its own, stood
+    as two cards (a 9c under an 8h on a taught deck's validation photos). Folded, the
+    card keeps one outline, spans both, and the other is reported as folded (read, so
+    not an outline of a card left unread). The card's length is the median outline's:
+    here three whole cards beside it, 88 px long."""
+    owner = SeenCard(
+        Card.parse("4s"), 0.9, (300, 100, 363, 188), index_xyxy=((302, 104, 311, 124),), box_id=0
+    )
+    others = [replace(owner, box_id=k, card=Card.parse(n)) for k, n in ((3, "5s"), (4, "6s"))]
+    for turn_deg in (-15.0, 0.0, 20.0):
+        top, bottom = _diagonal_pair("9c", (120, 113), turn_deg)
+        halves = [_outlined(top, 1), _outlined(bottom, 2)]
+        folded, boxes = _fold_lone_pairs([owner, *others, *halves], outlined=True)
+        assert sorted(str(c.card) for c in folded) == ["4s", "5s", "6s", "9c"], turn_deg
+        nine = next(c for c in folded if str(c.card) == "9c")
+        assert len(nine.index_xyxy) == 2 and nine.box_id == 1 and boxes == (2,)
+        assert nine.xyxy[0] <= halves[0].xyxy[0] + 1e-3 and nine.xyxy[3] >= halves[1].xyxy[3] - 1e-3
+        # One corner outlined, the other not: the card keeps the outline, none folded.
+        folded, boxes = _fold_lone_pairs([owner, *others, top, halves[1]], outlined=True)
+        assert len(folded) == 4 and boxes == ()
+        assert next(c for c in folded if str(c.card) == "9c").box_id == 2
+
+
+def test_copies_in_two_outlines_with_a_card_between_stay_two() -> None:
+    """Two outlined copies of one fan lie a diagonal apart with the cards between them
+    on the implied face, and two corners in one outline are left to the corner fits
+    (copies of one row): neither is folded. Nor are two outlined copies in a lay-down,
+    whose melds hold copies of wild cards laid apart."""
+    owner = SeenCard(
+        Card.parse("4s"), 0.9, (300, 100, 363, 188), index_xyxy=((302, 104, 311, 124),), box_id=0
+    )
+    others = [replace(owner, box_id=k, card=Card.parse(n)) for k, n in ((4, "5s"), (5, "6s"))]
+    top, bottom = _diagonal_pair("9c", (120, 113), 0.0)
+    centre = (top.index_centers[0] + bottom.index_centers[0]) / 2
+    between = _outlined(_lone("Kh", *centre), 3)
+    split = [owner, *others, _outlined(top, 1), _outlined(bottom, 2)]
+    assert len(_fold_lone_pairs(split, outlined=True)[0]) == 4  # nothing between: folded
+    assert len(_fold_lone_pairs(split)[0]) == 5  # not in a lay-down
+    assert len(_fold_lone_pairs([*split, between], outlined=True)[0]) == 6
+    same = [owner, *others, _outlined(top, 1), _outlined(bottom, 1)]
+    assert len(_fold_lone_pairs(same, outlined=True)[0]) == 5
 
 
 def test_copies_a_diagonal_apart_with_a_card_between_stay_two() -> None:
@@ -266,6 +320,6 @@ def test_copies_a_diagonal_apart_with_a_card_between_stay_two() -> None:
     pair = _diagonal_pair("8d", (120, 113), 0.0)
     centre = (pair[0].index_centers[0] + pair[1].index_centers[0]) / 2
     between = _lone("Kh", *centre)
-    assert len(_fold_lone_pairs([owner, *pair, between])) == 4
+    assert len(_fold_lone_pairs([owner, *pair, between])[0]) == 4
     in_line = [owner, _lone("8d", 120, 113), _lone("8d", 120, 200)]
-    assert len(_fold_lone_pairs(in_line)) == 3
+    assert len(_fold_lone_pairs(in_line)[0]) == 3
