@@ -204,10 +204,9 @@ def _fold_lone_pairs(
     cards: list[SeenCard], *, outlined: bool = False
 ) -> tuple[list[SeenCard], tuple[int, ...]]:
     """The pairs `one_card_pairs` finds (`outlined` as there), each made one card; each
-    card once. Returns
-    the cards and the outlines folded away (a corner's own outline, when the card
-    keeps its other corner's): read, so not outlines of a card left unread. The card
-    keeps an outline of either corner and its box spans both corners' boxes."""
+    card once. Returns the cards and the outlines folded away (a corner's own outline,
+    when the card keeps its other corner's): read, so not outlines of a card left
+    unread. The card keeps an outline of either corner; its box spans both corners'."""
     merged: dict[int, SeenCard] = {}
     gone: set[int] = set()
     folded: list[int] = []

@@ -307,8 +307,11 @@ class PhotoScanner:
         cards (its wide band split the card's outline in two), against 2 misread. So
         with a deck, a name read twice within a card's reach is never sure on its
         confidence alone either."""
-        twice = _one_card_twice(card, cards, kind)
-        if not card.outlined or _corners_too_close(card, cards) or twice:
+        if (
+            not card.outlined
+            or _corners_too_close(card, cards)
+            or _one_card_twice(card, cards, kind)
+        ):
             return False
         if card.confidence < self.models.min_read:
             # Named under the floor (`named_surely`), or brought under it by a second
