@@ -1,8 +1,8 @@
 """`shanghai deck enroll | locator | list | remove`: teach the scanner your own deck.
 
     shanghai deck enroll NAME --labels FILE.csv [--family standard|rook] [--models DIR]
-                                                [--locator [MINUTES]] [--reader-minutes 2]
-    shanghai deck locator NAME [--minutes 9] [--reader-minutes 2]
+                                                [--locator [MINUTES]] [--reader-minutes 4]
+    shanghai deck locator NAME [--minutes 6.5] [--reader-minutes 4]
     shanghai deck list [--json]
     shanghai deck remove NAME
 
@@ -12,8 +12,9 @@ and matches every card (`vision.deck_enrol`), adapts the reading to the deck, an
 the deck in the data folder (`vision.deck_store.decks_dir`), replacing a deck of the same
 name; bad input names the photo and the card and stores nothing. With the train extra,
 `--locator` (or `locator` later, for a deck taught on the page) also adapts the card
-locator to the deck and then fine-tunes the reader on it (`datasets.deck_locator`).
-`scan`, `score`,
+locator to the deck and then fine-tunes the reader on it (`datasets.deck_locator`);
+the step ends within the two training times and `OVERHEAD_MINUTES`, the training giving
+back what the other parts take beyond that (`datasets.step_budget`). `scan`, `score`,
 `check` and `watch` read with a taught deck through `--deck NAME` (`deck_head_for`).
 """
 

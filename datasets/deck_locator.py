@@ -40,7 +40,12 @@ from pathlib import Path
 import numpy as np
 
 from shanghai.engine.cards import CARD_CLASSES
-from shanghai.vision.deck_store import LOCATOR_MINUTES, READER_MINUTES, StoredDeck
+from shanghai.vision.deck_store import (
+    LOCATOR_MINUTES,
+    OVERHEAD_MINUTES,
+    READER_MINUTES,
+    StoredDeck,
+)
 from shanghai.vision.model_files import shipped_locator_weights, shipped_reader_weights
 from shanghai.vision.pipeline import CardModels
 
@@ -55,6 +60,7 @@ from .hand_photos import photo_of_cards
 from .labels import yolo_lines
 from .sampling import sample_scene
 from .scene import Rendered
+from .step_budget import StepBudget
 from .writer import encode_jpeg, labels_json, write_data_yaml, write_detect_item
 
 __all__ = ["LocatorPlan", "deck_tiles", "teach_locator"]
@@ -86,6 +92,10 @@ class LocatorPlan:
     """Training time budget; ultralytics fits the epochs and schedule to it."""
     reader_minutes: float = READER_MINUTES
     """The reader's fine-tune budget after the locator's (0: the head alone reads)."""
+    overhead_minutes: float = OVERHEAD_MINUTES
+    """What the step allows the parts with no time budget (scenes, exports, the check):
+    it ends within `minutes + reader_minutes + overhead_minutes`, the two training
+    budgets shrinking when the other parts run long (`step_budget`)."""
     class_photos: int = 24
     """Photos of the training looks' cards, every class in them, for the reader."""
     enrolled_views: int = ENROLLED_VIEWS
@@ -232,6 +242,8 @@ def teach_locator(
     (`deck_check`, `plan.check_scenes`); write the models, int8 as the shipped ones,
     and the level to the deck's folder (all or none; a deck taught again
     with no reader time loses the reader it had); returns the locator's path.
+    The step ends within `plan`'s two budgets and its overhead (`step_budget`): the
+    "train" and "reader" progress totals are the budgets it gave them.
     Progress stages: "scenes", "train", "reader", "export", "check". The scenes and
     the training runs live in `work` (a temporary folder by default) and are not kept;
     an interruption (an exception from `progress`, a signal turned into `SystemExit`)
@@ -244,6 +256,8 @@ def teach_locator(
     for path in (weights, reader_weights) if plan.reader_minutes > 0 else (weights,):
         if not path.is_file():
             raise FileNotFoundError(f"{path}: the shipped model's weights are not installed")
+    started = time.monotonic()
+    budget = StepBudget(plan.minutes, plan.reader_minutes, plan.overhead_minutes)
     look = enrolled_look(deck, models)
     targets = [deck.locator_path] + ([deck.reader_path] if plan.reader_minutes > 0 else [])
     partials = [target.with_suffix(".partial") for target in targets]
@@ -254,14 +268,16 @@ def teach_locator(
         if crops is not None and plan.enrolled_views > 0:
             rng = np.random.default_rng([plan.seed, 2])
             write_enrolled_crops(deck, crops, rng, plan.enrolled_views)
-        clock = _TrainClock(progress, plan.minutes)
+        scenes = time.monotonic() - started
+        minutes = budget.locator_seconds(scenes, scenes) / 60
+        clock = _TrainClock(progress, minutes)
         clock()
         config = DetectorConfig(
             data=data,
             out=root / "runs",
             name="deck",
-            epochs=max(1, int(plan.minutes)),
-            hours=plan.minutes / 60,
+            epochs=max(1, int(minutes)),
+            hours=minutes / 60,
             workers=0,
             seed=plan.seed,
             init_from=weights,
@@ -271,14 +287,15 @@ def teach_locator(
         clock.done()
         best_reader = None
         if crops is not None:
-            clock = _TrainClock(progress, plan.reader_minutes, stage="reader")
+            minutes = budget.reader_seconds(time.monotonic() - started, scenes) / 60
+            clock = _TrainClock(progress, minutes, stage="reader")
             clock()
             reader_config = ReaderConfig(
                 data=crops,
                 out=root / "runs",
                 name="reader",
-                epochs=max(1, int(plan.reader_minutes * 4)),
-                hours=plan.reader_minutes / 60,
+                epochs=max(1, int(minutes * 4)),
+                hours=minutes / 60,
                 workers=0,
                 seed=plan.seed,
                 init_from=reader_weights,

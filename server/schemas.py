@@ -8,7 +8,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, Field, field_validator, model_validator
 
-from shanghai.vision.deck_store import LOCATOR_MINUTES, LOCATOR_MINUTES_RANGE
+from shanghai.vision.deck_store import (
+    LOCATOR_MINUTES,
+    LOCATOR_MINUTES_RANGE,
+    OVERHEAD_MINUTES,
+    READER_MINUTES,
+)
 from shanghai.vision.deck_store import NAME_PATTERN as DECK_NAME_PATTERN
 
 from .models import GAME_NAME_LENGTH, PLAYER_NAME_LENGTH, SQL_INT_MAX
@@ -718,8 +723,10 @@ class LocatorStart(BaseModel):
         default=LOCATOR_MINUTES,
         ge=LOCATOR_MINUTES_RANGE[0],
         le=LOCATOR_MINUTES_RANGE[1],
-        description="the locator's training time; the scenes, the reader's fine-tune "
-        "(2 minutes) and the exports add about 5 minutes",
+        description=f"the locator's training time; the reader's fine-tune ({READER_MINUTES:g} "
+        f"minutes) follows, and the whole step ends within both and {OVERHEAD_MINUTES:g} "
+        "minutes for the scenes, exports and check (the training shrinks when those run "
+        "long)",
     )
 
 

@@ -40,6 +40,7 @@ __all__ = [
     "HEAD_FILE",
     "LOCATOR_MINUTES",
     "LOCATOR_MINUTES_RANGE",
+    "OVERHEAD_MINUTES",
     "DeckError",
     "DeckNotFoundError",
     "DeckStore",
@@ -71,6 +72,11 @@ READER_MINUTES = 4.0
 `LOCATOR_MINUTES`). On the Rook look the fine-tune's own validation accuracy stopped
 rising after about 1.5 minutes, yet the scan read both validation looks better after 4."""
 READER_MINUTES_RANGE = (0.0, 60.0)
+OVERHEAD_MINUTES = 3.5
+"""What a teach step allows, beyond its two training budgets, for the parts with no time
+budget (the scenes, the exports, the check of its level): the default step ends within
+6.5 + 4 + 3.5 = 14 minutes, the training shrinking when those parts run long
+(`datasets.step_budget`), and the deck is ready within the issue's 15."""
 CROPS_FOLDER = "crops"
 FACES_FOLDER = "faces"
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")

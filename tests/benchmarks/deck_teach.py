@@ -67,6 +67,26 @@ SCENE_STREAM = 2
 """Seed word of the test photos' own draws (`run_look`)."""
 
 
+class StageTimes:
+    """Seconds each stage of the teach step took (its progress stages, in order), so a
+    step over its budget says which part grew."""
+
+    def __init__(self) -> None:
+        self.started = time.perf_counter()
+        self.stage = ""
+        self.seconds: dict[str, float] = {}
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if self.stage:
+            self.seconds[self.stage] = self.seconds.get(self.stage, 0.0) + now - self.started
+        self.stage, self.started = stage, now
+
+    def __str__(self) -> str:
+        self("", 0, 0)
+        return ", ".join(f"{stage} {seconds:.0f} s" for stage, seconds in self.seconds.items())
+
+
 def held_out_looks(names: list[str] | None = None) -> list[DeckLook]:
     """The test's held-out looks, or the looks named (the unseen-validation looks,
     `decks.unseen_val_looks`, included: where a choice is developed)."""
@@ -397,8 +417,10 @@ def run_look(
 
             started = time.perf_counter()
             plan = LocatorPlan(minutes=locator_minutes, reader_minutes=reader_minutes)
-            teach_locator(deck, models, plan, work=folder)
+            stages = StageTimes()
+            teach_locator(deck, models, plan, work=folder, progress=stages)
             locator_seconds = time.perf_counter() - started
+            print(f"\n{look.name}: the teach step's stages, {stages}")
         taught = PhotoScanner.load(models_dir, deck=deck.head())
         taught_models = taught.models
         assert isinstance(taught_models, CardModels)
