@@ -82,7 +82,8 @@ class StageTimes:
             self.seconds[self.stage] = self.seconds.get(self.stage, 0.0) + now - self.started
         self.stage, self.started = stage, now
 
-    def __str__(self) -> str:
+    def summary(self) -> str:
+        """The stages' seconds, the last one closed now (the step has returned)."""
         self("", 0, 0)
         return ", ".join(f"{stage} {seconds:.0f} s" for stage, seconds in self.seconds.items())
 
@@ -420,7 +421,7 @@ def run_look(
             stages = StageTimes()
             teach_locator(deck, models, plan, work=folder, progress=stages)
             locator_seconds = time.perf_counter() - started
-            print(f"\n{look.name}: the teach step's stages, {stages}")
+            print(f"\n{look.name}: the teach step's stages, {stages.summary()}")
         taught = PhotoScanner.load(models_dir, deck=deck.head())
         taught_models = taught.models
         assert isinstance(taught_models, CardModels)
