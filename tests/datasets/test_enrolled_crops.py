@@ -10,7 +10,13 @@ import numpy as np
 import pytest
 from taught_deck import CARDS, taught_deck
 
-from shanghai.datasets.enrolled_crops import SMALL_SIDES, small_view, write_enrolled_crops
+from shanghai.datasets.enrolled_crops import (
+    SMALL_SIDES,
+    SMEAR_REACH,
+    small_view,
+    write_enrolled_crops,
+)
+from shanghai.datasets.labels import BLUR_MAX_SHARE
 from shanghai.vision.crops import CROP_SIZE
 from shanghai.vision.deck_store import StoredDeck
 from shanghai.vision.image_checks import edge_sharpness
@@ -52,3 +58,9 @@ def test_most_views_are_seen_small_and_softer_than_the_enrolment_photo(deck: Sto
     assert SMALL_SIDES[1] < CROP_SIZE
     # two draws differ: every view is its own photo
     assert not np.array_equal(views[0], views[1])
+
+
+def test_the_views_smear_as_far_as_the_labels_keep_an_index_readable() -> None:
+    """The test photos hold indices smeared by up to `BLUR_MAX_SHARE` of their size (the
+    labels call them readable), so the enrolled views must reach that far too."""
+    assert SMEAR_REACH >= BLUR_MAX_SHARE
