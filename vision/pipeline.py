@@ -20,7 +20,7 @@ import numpy.typing as npt
 from shanghai.engine.variants import Rules
 
 from .arrays import Frame
-from .crops import square_crop
+from .crops import square_crop, zoomed_in
 from .deck_head import DeckHead, reader_fingerprint
 from .deck_store import DeckError
 from .model_files import ModelFiles, ModelMissingError, ModelSettingsError
@@ -50,6 +50,15 @@ ZOOM_MAX_SIDE = 2560
 photo with no card found ran the locator at 8064 px (31 s, 14.5 GB) and a 6300-px
 one-colour PNG asked for 96 GB; 2560 is twice the first pass's input, the zoom the
 pass was tuned with on 1280-px frames."""
+OWN_READ_ZOOMS = (0.85,)
+"""Besides each index crop as cut, a taught deck's own reader reads the crop's central
+share(s) (`crops.zoomed_in`), each both ways up, and the reads are averaged
+(`CardModels.own_reading`). The deck's reader is fine-tuned for minutes on its few
+enrolled indices, so its reads move with the crop's framing more than the shipped
+reader's; a second framing steadies them. Chosen on the two taught validation decks'
+540 and 560 located true indices (docs/decks.md, 2026-12-04): read right 506 -> 510
+and 545 -> 548; wrong reads over the read floor 7 -> 0 and 0 -> 0. The shipped reader
+reads as before (its levels in models.toml were chosen on its reads)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,7 +319,7 @@ class CardModels:
         if self.own_reader is not None and self.deck.complete and crops:
             # A deck enrolled whole reads every crop with its own reader
             # (`DeckHead.reads`): the shipped reading would be replaced in every row.
-            return self._both_ways(self.own_reader, crops)
+            return self.own_reading(crops)
         probabilities, features = self.features(crops)
         own = None
         if self.own_reader is not None:
@@ -319,7 +328,7 @@ class CardModels:
             own = probabilities.copy()
             if sure.any():
                 mine = [crop for crop, read in zip(crops, sure, strict=True) if read]
-                own[sure] = self._both_ways(self.own_reader, mine)
+                own[sure] = self.own_reading(mine)
         return self.deck.apply(probabilities, features, self.reader.names, own)
 
     def _with_ensemble(
@@ -333,6 +342,16 @@ class CardModels:
         for partner in self.ensemble:
             total += self._both_ways(partner, crops)
         return (total / (1 + len(self.ensemble))).astype(np.float32)
+
+    def own_reading(self, crops: list[Frame]) -> npt.NDArray[np.float32]:
+        """The taught deck's own reader's probabilities: the mean over each crop and its
+        `OWN_READ_ZOOMS` views, each both ways up (`_both_ways`)."""
+        if self.own_reader is None:
+            raise DeckError("no taught deck with its own reader is in use")
+        total = self._both_ways(self.own_reader, crops).astype(np.float64)
+        for share in OWN_READ_ZOOMS:
+            total += self._both_ways(self.own_reader, [zoomed_in(c, share) for c in crops])
+        return (total / (1 + len(OWN_READ_ZOOMS))).astype(np.float32)
 
     def _both_ways(self, reader: OnnxClassifier, crops: list[Frame]) -> npt.NDArray[np.float32]:
         """`reader`'s probabilities; with `turned`, the mean with each crop half turned."""

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from shanghai.vision.crops import CROP_SIZE, square_crop
+from shanghai.vision.crops import CROP_CONTEXT, CROP_SIZE, square_crop, zoomed_in
 from shanghai.vision.deck_head import (
     ENROL_CONTEXT,
     ENROL_SIZE,
@@ -24,7 +24,7 @@ from shanghai.vision.deck_head import (
 from shanghai.vision.deck_store import DeckError
 from shanghai.vision.model_files import default_models_dir
 from shanghai.vision.onnx_models import EMBEDDING_OUTPUT, OnnxClassifier
-from shanghai.vision.pipeline import CardModels, models_installed
+from shanghai.vision.pipeline import OWN_READ_ZOOMS, CardModels, models_installed
 
 ROOT = Path(__file__).resolve().parents[2]
 needs_models = pytest.mark.skipif(not models_installed(), reason="card models not installed")
@@ -174,6 +174,20 @@ def test_augmented_crops_start_with_the_runtime_crop() -> None:
     assert all(np.abs(v.astype(int) - runtime).mean() > 0 for v in views[1:])
 
 
+def test_a_zoomed_view_is_the_crop_cut_tighter() -> None:
+    """`zoomed_in` stands for cutting the index again with less context: made from the
+    crop's own pixels, it matches that second cut, and not the crop as cut."""
+    frame = np.full((300, 300, 3), 200, np.uint8)
+    cv2.putText(frame, "Q", (128, 172), 0, 2.0, (20, 20, 160), 4)
+    box = (125.0, 110.0, 178.0, 180.0)
+    crop = square_crop(frame, box)
+    zoomed = zoomed_in(crop, 0.85).astype(int)
+    tighter = square_crop(frame, box, context=CROP_CONTEXT * 0.85).astype(int)
+    assert zoomed.shape == crop.shape
+    assert np.abs(zoomed - tighter).mean() < 4
+    assert np.abs(zoomed - crop.astype(int)).mean() > 3 * np.abs(zoomed - tighter).mean()
+
+
 def test_a_crop_far_from_every_enrolled_card_keeps_the_shipped_reading() -> None:
     """A partly enrolled deck meets cards it never saw: the similarity floor keeps the
     head from pulling them onto the enrolled cards."""
@@ -298,8 +312,15 @@ def test_scans_with_a_deck_s_own_reader_read_with_it(tmp_path: Path) -> None:
     sure = head.sure(features)
     assert sure.sum() >= len(crops) // 2
     read = taught.classify(crops)
-    own = taught._both_ways(taught.own_reader, crops)
+    own = taught.own_reading(crops)
     assert np.allclose(read[sure], own[sure])
+    # The deck's reader reads each crop as cut and zoomed in, both ways up (OWN_READ_ZOOMS).
+    views = [taught._both_ways(taught.own_reader, crops)] + [
+        taught._both_ways(taught.own_reader, [zoomed_in(c, share) for c in crops])
+        for share in OWN_READ_ZOOMS
+    ]
+    assert np.allclose(own, np.mean(views, axis=0), atol=1e-6)
+    assert not np.allclose(own, views[0])
     head_only = CardModels(deck=dataclasses.replace(head, own_reader=None)).classify(crops)
     assert not np.allclose(read[sure], head_only[sure])  # the head's flat rows differ
     deck.reader_path.write_bytes(b"not a model")
