@@ -16,6 +16,7 @@ folder) and `check` refuses a model whose classes are not what the runtime reads
     [reader]
     file = "cards-reader.onnx"   # every class an engine card name (CARD_CLASSES)
     ensemble = ["cards-reader-2.onnx"]   # optional: more readers, averaged
+    zooms = [0.85]               # optional: central shares also read, averaged
 
     [reading]
     min_read = 0.40
@@ -29,6 +30,10 @@ trained apart rarely share a wrong read, so on an index unlike any they trained 
 (a deck in a font no model saw) the mean is unsure where one reader alone would be
 wrongly sure (models/MODEL_CARD.md). The first reader (`file`) alone gives the
 embedding a taught deck reads by.
+
+`zooms`, when given, are shares of each index crop whose centre is also read, zoomed
+back to the crop's size (`crops.zoomed_in`), and averaged with the crop as cut: the
+reading (and so the levels below) depends on them, so they belong with the levels.
 
 `[face]`, when given, names the face classifier (`face_kind`): the kind of face
 (court, pips, joker, Rook) around each read index. A read whose kind it gives less than
@@ -145,6 +150,8 @@ class ModelFiles:
     None: the floor alone decides)."""
     ensemble: tuple[Path, ...] = ()
     """More readers whose probabilities are averaged with the reader's (see above)."""
+    zooms: tuple[float, ...] = ()
+    """Central shares of each crop also read and averaged (`[reader] zooms`, above)."""
     face: Path | None = None
     """The face classifier (`[face] file`), None when the folder has none."""
     face_least: float = 0.0
@@ -184,6 +191,7 @@ class ModelFiles:
                 sure_name=_optional_level(data, "sure_name"),
                 named_read=_optional_level(data, "named_read"),
                 ensemble=tuple(where / name for name in _names(data, "reader", "ensemble")),
+                zooms=_zooms(data),
                 **_face(data, where),
                 **_upright(data, where),
                 **_stray(data, where),
@@ -251,6 +259,7 @@ def write_settings(
     detector: str = DETECTOR_FILE,
     reader: str = READER_FILE,
     ensemble: Sequence[str] = (),
+    zooms: Sequence[float] = (),
     face: str | None = None,
     face_least: float = 0.0,
     face_joker_least: float | None = None,
@@ -269,6 +278,7 @@ def write_settings(
         "[reader]",
         f'file = "{reader}"',
         *(["ensemble = [" + ", ".join(f'"{e}"' for e in ensemble) + "]"] if ensemble else []),
+        *(["zooms = [" + ", ".join(str(z) for z in zooms) + "]"] if zooms else []),
         "",
         "[reading]",
         f"min_read = {min_read}",
@@ -315,6 +325,22 @@ def _names(data: dict[str, Any], section: str, key: str) -> list[str]:
     ):
         raise ModelSettingsError(f"{SETTINGS_FILE}: [{section}] {key} must be a list of file names")
     return value
+
+
+def _zooms(data: dict[str, Any]) -> tuple[float, ...]:
+    """The optional `[reader] zooms`: distinct shares above 0.5 and under 1."""
+    value = _section(data, "reader").get("zooms", [])
+    if (
+        not isinstance(value, list)
+        or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+        or not all(0.5 < v < 1 for v in value)
+        or len(set(value)) < len(value)
+    ):
+        raise ModelSettingsError(
+            f"{SETTINGS_FILE}: [reader] zooms must be a list of distinct shares above 0.5 "
+            "and under 1"
+        )
+    return tuple(float(v) for v in value)
 
 
 def _upright(data: dict[str, Any], where: Path) -> dict[str, Any]:

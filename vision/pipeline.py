@@ -58,7 +58,8 @@ enrolled indices, so its reads move with the crop's framing more than the shippe
 reader's; a second framing steadies them. Chosen on the two taught validation decks'
 540 and 560 located true indices (docs/decks.md, 2026-12-04): read right 506 -> 510
 and 545 -> 548; wrong reads over the read floor 7 -> 0 and 0 -> 0. The shipped reader
-reads as before (its levels in models.toml were chosen on its reads)."""
+reads as its folder's `[reader] zooms` say (`model_files.ModelFiles.zooms`; the shipped
+folder names none: tried on the validation splits and not kept, models/MODEL_CARD.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,7 +316,7 @@ class CardModels:
         taught deck (`use_deck`), its head reads the cards it enrolled
         (`deck_head.DeckHead.apply`): the one place a deck changes a reading."""
         if self.deck is None:
-            return self._with_ensemble(self._both_ways(self.reader, crops), crops)
+            return self._with_ensemble(self._framed(self.reader, crops, self.files.zooms), crops)
         if self.own_reader is not None and self.deck.complete and crops:
             # A deck enrolled whole reads every crop with its own reader
             # (`DeckHead.reads`): the shipped reading would be replaced in every row.
@@ -340,18 +341,25 @@ class CardModels:
             return probabilities
         total = probabilities.astype(np.float64)
         for partner in self.ensemble:
-            total += self._both_ways(partner, crops)
+            total += self._framed(partner, crops, self.files.zooms)
         return (total / (1 + len(self.ensemble))).astype(np.float32)
 
     def own_reading(self, crops: list[Frame]) -> npt.NDArray[np.float32]:
         """The taught deck's own reader's probabilities: the mean over each crop and its
-        `OWN_READ_ZOOMS` views, each both ways up (`_both_ways`)."""
+        `OWN_READ_ZOOMS` views, each both ways up (`_framed`)."""
         if self.own_reader is None:
             raise DeckError("no taught deck with its own reader is in use")
-        total = self._both_ways(self.own_reader, crops).astype(np.float64)
-        for share in OWN_READ_ZOOMS:
-            total += self._both_ways(self.own_reader, [zoomed_in(c, share) for c in crops])
-        return (total / (1 + len(OWN_READ_ZOOMS))).astype(np.float32)
+        return self._framed(self.own_reader, crops, OWN_READ_ZOOMS)
+
+    def _framed(
+        self, reader: OnnxClassifier, crops: list[Frame], zooms: tuple[float, ...]
+    ) -> npt.NDArray[np.float32]:
+        """`reader`'s probabilities averaged over each crop as cut and its central
+        `zooms` shares (`crops.zoomed_in`), each read both ways up (`_both_ways`)."""
+        total = self._both_ways(reader, crops).astype(np.float64)
+        for share in zooms:
+            total += self._both_ways(reader, [zoomed_in(c, share) for c in crops])
+        return (total / (1 + len(zooms))).astype(np.float32)
 
     def _both_ways(self, reader: OnnxClassifier, crops: list[Frame]) -> npt.NDArray[np.float32]:
         """`reader`'s probabilities; with `turned`, the mean with each crop half turned."""
@@ -377,6 +385,13 @@ class CardModels:
             assert turned_features is not None
             probabilities = ((probabilities + turned_probabilities) / 2).astype(np.float32)
             features = ((features + turned_features) / 2).astype(np.float32)
+        if self.files.zooms and crops:
+            # The probabilities as `classify` reads them (`_framed`); the features as the
+            # head was fitted on them, the crops as cut.
+            total = probabilities.astype(np.float64)
+            for share in self.files.zooms:
+                total += self._both_ways(self.reader, [zoomed_in(c, share) for c in crops])
+            probabilities = (total / (1 + len(self.files.zooms))).astype(np.float32)
         return self._with_ensemble(probabilities, crops), features
 
     def read(

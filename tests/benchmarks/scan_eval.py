@@ -189,6 +189,8 @@ def reads_file(folder: Path, models: Path | None) -> Path:
     for path in (files.detector, files.reader, *files.ensemble):
         digest.update(path.read_bytes())
     digest.update(f"min_read={files.min_read}".encode())
+    if files.zooms:  # the reader's views change its reads (none: the digest as before)
+        digest.update(f"zooms={files.zooms}".encode())
     vision = ROOT / "vision"
     for name in READING_CODE:
         digest.update((vision / f"{name}.py").read_bytes())

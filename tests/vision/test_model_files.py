@@ -6,9 +6,12 @@ import re
 import shutil
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from shanghai.vision import model_files
+from shanghai.vision.crops import zoomed_in
 from shanghai.vision.model_files import (
     ModelFiles,
     ModelMissingError,
@@ -121,6 +124,47 @@ def test_the_name_level_is_optional(tmp_path: Path) -> None:
         (tmp_path / name).write_bytes(b"x")
     assert ModelFiles.load(tmp_path).sure_name is None
     assert ModelFiles.load(tmp_path).named_read is None  # no read named under the floor
+
+
+def test_the_zooms_are_read_and_written(tmp_path: Path) -> None:
+    """`[reader] zooms` round-trips through `write_settings`; left out, no zoom."""
+    for name in (model_files.DETECTOR_FILE, model_files.READER_FILE):
+        (tmp_path / name).write_bytes(b"x")
+    write_settings(tmp_path, min_read=0.4, sure_read=0.7)
+    assert ModelFiles.load(tmp_path).zooms == ()
+    write_settings(tmp_path, min_read=0.4, sure_read=0.7, zooms=(0.85, 0.9))
+    assert ModelFiles.load(tmp_path).zooms == (0.85, 0.9)
+
+
+@pytest.mark.parametrize("zooms", ["0.85", "[1.2]", "[0.5]", "[0.85, 0.85]", "[true]", '["0.9"]'])
+def test_bad_zooms_are_refused(tmp_path: Path, zooms: str) -> None:
+    write_settings(tmp_path, min_read=0.4, sure_read=0.7, zooms=(0.9,))
+    text = (tmp_path / "models.toml").read_text()
+    (tmp_path / "models.toml").write_text(text.replace("zooms = [0.9]", f"zooms = {zooms}"))
+    with pytest.raises(ModelSettingsError, match="zooms must be a list of distinct shares"):
+        ModelFiles.load(tmp_path)
+
+
+@needs_models
+def test_with_zooms_each_crop_is_read_as_cut_and_zoomed_in(tmp_path: Path) -> None:
+    """The reading is the mean of the crop and its central share, each both ways up."""
+    text = (SHIPPED / "models.toml").read_text()
+    line = f'file = "{model_files.READER_FILE}"'
+    zoomed = copy_models(tmp_path / "zoomed", text.replace(line, f"{line}\nzooms = [0.8]"))
+    plain, with_zoom = CardModels(), CardModels(zoomed)
+    assert with_zoom.files.zooms == (0.8,)
+    rng = np.random.default_rng(3)
+    crops = []
+    for _ in range(6):
+        crop = np.full((64, 64, 3), int(rng.integers(200, 250)), np.uint8)
+        cv2.putText(crop, str(int(rng.integers(2, 10))), (14, 48), 0, 1.6, (0, 0, 200), 3)
+        crops.append(crop)
+    expected = (plain.classify(crops) + plain.classify([zoomed_in(c, 0.8) for c in crops])) / 2
+    got = with_zoom.classify(crops)
+    assert np.allclose(got, expected, atol=1e-6)
+    assert not np.allclose(got, plain.classify(crops), atol=1e-4)
+    # A taught head's rows it does not replace keep this reading (`features`).
+    assert np.allclose(with_zoom.features(crops)[0], got, atol=1e-6)
 
 
 def test_what_is_missing_is_named(tmp_path: Path) -> None:
