@@ -352,11 +352,20 @@ class CardModels:
         return self._framed(self.own_reader, crops, OWN_READ_ZOOMS)
 
     def _framed(
-        self, reader: OnnxClassifier, crops: list[Frame], zooms: tuple[float, ...]
+        self,
+        reader: OnnxClassifier,
+        crops: list[Frame],
+        zooms: tuple[float, ...],
+        as_cut: npt.NDArray[np.float32] | None = None,
     ) -> npt.NDArray[np.float32]:
         """`reader`'s probabilities averaged over each crop as cut and its central
-        `zooms` shares (`crops.zoomed_in`), each read both ways up (`_both_ways`)."""
-        total = self._both_ways(reader, crops).astype(np.float64)
+        `zooms` shares (`crops.zoomed_in`), each read both ways up (`_both_ways`);
+        `as_cut`: the crops' own both-ways reading when the caller has it already."""
+        if as_cut is None:
+            as_cut = self._both_ways(reader, crops)
+        if not zooms:
+            return as_cut
+        total = as_cut.astype(np.float64)
         for share in zooms:
             total += self._both_ways(reader, [zoomed_in(c, share) for c in crops])
         return (total / (1 + len(zooms))).astype(np.float32)
@@ -385,13 +394,10 @@ class CardModels:
             assert turned_features is not None
             probabilities = ((probabilities + turned_probabilities) / 2).astype(np.float32)
             features = ((features + turned_features) / 2).astype(np.float32)
-        if self.files.zooms and crops:
-            # The probabilities as `classify` reads them (`_framed`); the features as the
-            # head was fitted on them, the crops as cut.
-            total = probabilities.astype(np.float64)
-            for share in self.files.zooms:
-                total += self._both_ways(self.reader, [zoomed_in(c, share) for c in crops])
-            probabilities = (total / (1 + len(self.files.zooms))).astype(np.float32)
+        if crops:
+            # The probabilities as `classify` reads them; the features as the head was
+            # fitted on them, the crops as cut.
+            probabilities = self._framed(self.reader, crops, self.files.zooms, probabilities)
         return self._with_ensemble(probabilities, crops), features
 
     def read(
