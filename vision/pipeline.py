@@ -23,6 +23,7 @@ from .arrays import Frame
 from .crops import square_crop, zoomed_in
 from .deck_head import DeckHead, reader_fingerprint
 from .deck_store import DeckError
+from .detections import Detections
 from .model_files import ModelFiles, ModelMissingError, ModelSettingsError
 from .onnx_models import OnnxClassifier, OnnxDetector
 from .read_cache import ReadCache
@@ -30,7 +31,7 @@ from .readings import IndexReadings, restrict_probabilities, score_probabilities
 from .reconstruct import Reconstructor
 from .snapshot import TableSnapshot
 from .zones import ZoneConfig
-from .zoom import ZoomPass, turned_boxes
+from .zoom import NEAR_GAIN, ZoomPass, shifted, turned_boxes
 
 __all__ = [
     "CardModels",
@@ -45,6 +46,16 @@ __all__ = [
 SHRINK = 0.5
 """Scale of the still photos' second locator pass when the cards are large
 (`zoom.ZoomPass.shrink`)."""
+NEAR = 2.0
+"""Scale of the still photos' near pass over the cards' part of a large frame
+(`zoom.ZoomPass.near`): the zoomed pass's twice-native look of a 1280-px frame. Run for
+a taught deck's scans only. On the two taught validation decks' 80 photos each
+(`tests/benchmarks/deck_teach.py --keep`, docs/decks.md) it found 15 more cards and
+4 more wrong ones, all marked; with the shipped models, on the scan's validation photos
+(`scan_eval.py`, seeds 3101 and 3301), it turned no hand from wrong to right and one
+unseen-look hand from flagged to silent (a Jh read 3h whose face check, on boxes moved
+by a pixel, no longer doubted it): not for the shipped models until more validation
+photos say so."""
 ZOOM_MAX_SIDE = 2560
 """Largest input of the zoomed pass (long side, pixels). Unbounded, a 12-megapixel
 photo with no card found ran the locator at 8064 px (31 s, 14.5 GB) and a 6300-px
@@ -65,10 +76,12 @@ folder names none: tried on the validation splits and not kept, models/MODEL_CAR
 @dataclass(frozen=True, slots=True)
 class Passes:
     """The locator passes one frame took: the first pass's `scale` (its input pixels per
-    frame pixel) and the `second` pass, "zoom", "shrink" or "" (none): `zoom.ZoomPass`."""
+    frame pixel), the `second` pass, "zoom", "shrink" or "" (none), and the `near`
+    pass's scale over the cards' part of the frame (0: none): `zoom.ZoomPass`."""
 
     scale: float
     second: str
+    near: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -289,10 +302,17 @@ class CardModels:
             second = "shrink"
         else:
             second = ""
+        near = 0.0
         if second == "zoom":
             size = min(int(first * self.zoom.zoom), ZOOM_MAX_SIDE)
             zoomed = self.detector(frame, conf=self.conf, iou=self.iou, imgsz=size)
             found = self.zoom.merge(found, zoomed, scale)
+            # A taught deck's scans only (`NEAR`): where it was measured to help.
+            wanted = self.zoom.near if self.taught else 0.0
+            if like is not None:
+                wanted = like.near
+            if wanted > 0:
+                found, near = self._near_pass(frame, found, scale, wanted, like is None)
         elif second == "shrink":
             size = int(first * self.zoom.shrink)
             shrunk = self.detector(frame, conf=self.conf, iou=self.iou, imgsz=size)
@@ -305,7 +325,33 @@ class CardModels:
             found = self.zoom.merge_turned(found, turned_boxes(turned, width, height))
         indices = found.of_class("index")
         cards = found.of_class("card")
-        return indices.xyxy, indices.confidence, cards.xyxy, Passes(scale, second)
+        return indices.xyxy, indices.confidence, cards.xyxy, Passes(scale, second, near)
+
+    def _near_pass(
+        self, frame: Frame, found: Detections, scale: float, wanted: float, judge: bool
+    ) -> tuple[Detections, float]:
+        """`found` with the boxes of a pass over the part of `frame` holding them at
+        `wanted` input pixels per frame pixel (capped at `ZOOM_MAX_SIDE`), and the scale
+        it ran at (0: it did not run). With `judge`, it runs only where it sees the cards
+        `NEAR_GAIN` times larger than the zoomed pass did (`zoom.ZoomPass.near`)."""
+        height, width = frame.shape[:2]
+        region = self.zoom.near_region(found, width, height)
+        if region is None:
+            return found, 0.0
+        x0, y0, x1, y1 = region
+        near = min(wanted, ZOOM_MAX_SIDE / max(x1 - x0, y1 - y0))
+        zoomed = min(self.zoom.zoom * scale * max(height, width), ZOOM_MAX_SIDE) / max(
+            height, width
+        )
+        if judge and near < NEAR_GAIN * zoomed:
+            return found, 0.0
+        part = self.detector(
+            frame[y0:y1, x0:x1],
+            conf=self.conf,
+            iou=self.iou,
+            imgsz=round(max(x1 - x0, y1 - y0) * near),
+        )
+        return self.zoom.merge(found, shifted(part, x0, y0), scale), near
 
     def classify(self, crops: list[Frame]) -> npt.NDArray[np.float32]:
         """(N, classes) reader probabilities; with `turned`, the mean over each crop and
@@ -526,7 +572,9 @@ class CardPipeline:
         models = CardModels(
             models_dir,
             threads=threads,
-            zoom=ZoomPass(zoom=zoom, shrink=SHRINK if zoom > 1 else 1.0),
+            zoom=ZoomPass(
+                zoom=zoom, shrink=SHRINK if zoom > 1 else 1.0, near=NEAR if zoom > 1 else 0.0
+            ),
             min_read=min_read,
             turned=turned,
             read_cache=ReadCache() if cache_reads else None,
