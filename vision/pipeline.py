@@ -312,7 +312,8 @@ class CardModels:
             if like is not None:
                 wanted = like.near
             if wanted > 0:
-                found, near = self._near_pass(frame, found, scale, wanted, like is None)
+                seen = size / max(frame.shape[:2])  # the zoomed pass's input px per frame px
+                found, near = self._near_pass(frame, found, scale, wanted, seen, like is None)
         elif second == "shrink":
             size = int(first * self.zoom.shrink)
             shrunk = self.detector(frame, conf=self.conf, iou=self.iou, imgsz=size)
@@ -328,21 +329,25 @@ class CardModels:
         return indices.xyxy, indices.confidence, cards.xyxy, Passes(scale, second, near)
 
     def _near_pass(
-        self, frame: Frame, found: Detections, scale: float, wanted: float, judge: bool
+        self,
+        frame: Frame,
+        found: Detections,
+        scale: float,
+        wanted: float,
+        zoomed: float,
+        judge: bool,
     ) -> tuple[Detections, float]:
         """`found` with the boxes of a pass over the part of `frame` holding them at
         `wanted` input pixels per frame pixel (capped at `ZOOM_MAX_SIDE`), and the scale
         it ran at (0: it did not run). With `judge`, it runs only where it sees the cards
-        `NEAR_GAIN` times larger than the zoomed pass did (`zoom.ZoomPass.near`)."""
+        `NEAR_GAIN` times larger than the zoomed pass did (`zoomed`, its input pixels per
+        frame pixel; `zoom.ZoomPass.near`)."""
         height, width = frame.shape[:2]
         region = self.zoom.near_region(found, width, height)
         if region is None:
             return found, 0.0
         x0, y0, x1, y1 = region
         near = min(wanted, ZOOM_MAX_SIDE / max(x1 - x0, y1 - y0))
-        zoomed = min(self.zoom.zoom * scale * max(height, width), ZOOM_MAX_SIDE) / max(
-            height, width
-        )
         if judge and near < NEAR_GAIN * zoomed:
             return found, 0.0
         part = self.detector(

@@ -70,8 +70,9 @@ class ZoomPass:
     the locator's largest input: on a 1280-px frame that is twice the photo's own
     pixels, on an 8-megapixel phone photo 0.78 of them, so a hand photographed from
     across the table there keeps indices of 10-20 px at 8-16 px in both passes. Only the
-    cards' part of the frame is looked at again, so the pass costs little; its boxes are
-    kept as the zoomed pass's are (`merge`)."""
+    cards' part of the frame is looked at again, at most at `pipeline.ZOOM_MAX_SIDE`
+    (a photo taking it scanned in about 1.0 s instead of 0.6, docs/vision.md); its boxes
+    are kept as the zoomed pass's are (`merge`)."""
 
     @property
     def enabled(self) -> bool:
