@@ -49,6 +49,7 @@ __all__ = [
     "QuadFit",
     "along_one_side",
     "card_shaped",
+    "in_line_between",
     "lone_fits",
     "on_one_diagonal",
     "pair_fits",
@@ -400,6 +401,22 @@ def on_one_diagonal(
             return False
     card_length = dist / DIAGONAL_TO_LENGTH
     return not _covers((pa + pb) / 2, down, card_length, others)
+
+
+def in_line_between(point: Float64Array, a: Float64Array, b: Float64Array, height: float) -> bool:
+    """Whether `point` lies in line between `a` and `b` as an index lies between its
+    neighbours' in a row: along the segment's middle half, off it by under half an index
+    `height`. A row's indices stand on one line (a straight line stays straight in
+    perspective); print on a card's face, or the index of a card lying across another,
+    lies off it."""
+    step = b - a
+    length = float(np.hypot(*step))
+    if length == 0:
+        return False
+    rel = point - a
+    along = float(np.dot(rel, step)) / length**2
+    off = abs(float(step[0] * rel[1] - step[1] * rel[0])) / length
+    return 0.25 <= along <= 0.75 and off < 0.5 * height
 
 
 def prior_axes(

@@ -18,7 +18,10 @@ same face on the table more than once. The rules, in order:
    of its own (a card lying across another's middle cuts its outline in two,
    `split_outlines`). Two copies of a card from two decks never
    pass this: in a row the cards between them lie on the face; loose, they lie in two
-   different boxes, or beside each other, not a card's side apart.
+   different boxes, or beside each other, not a card's side apart. In a hand, two such
+   opposite corners with other cards' indices on their face, none in line between them
+   (a card under another's middle, not copies in a row), are one card too, `covered`:
+   never proposed as sure.
 2. **Copies stay copies.** Everything not merged is its own card, so two 7h are two.
    A card showing one index gets the box its pose fits (`card_fit.lone_fits`, turned
    near the whole cards around it), the assignment of least total cost over all of
@@ -54,6 +57,7 @@ from .card_fit import (
     QuadFit,
     along_one_side,
     card_shaped,
+    in_line_between,
     lone_fits,
     on_one_diagonal,
     pair_fits,
@@ -144,12 +148,12 @@ def _fold_outlineless(cards: list[SeenCard], boxes: Float32Array, margin: float)
 
 
 def one_card_pairs(
-    cards: Sequence[SeenCard], *, outlined: bool = False
-) -> list[tuple[float, int, int]]:
-    """(distance, i, j) for each two cards of one name, each read from one index with
-    no outline (with `outlined`, or in two different outlines), that lie as two corners
-    of one card, nearest first; the card's length is the median of the photo's outlines
-    that hold a read card:
+    cards: Sequence[SeenCard], *, outlined: bool = False, covered: bool = False
+) -> list[tuple[float, int, int, bool]]:
+    """(distance, i, j, across) for each two cards of one name, each read from one index
+    with no outline (with `outlined`, or in two different outlines), that lie as two
+    corners of one card, nearest first; the card's length is the median of the photo's
+    outlines that hold a read card:
 
     - the two corners of one side of a four-index card (`card_fit.along_one_side`): a
       fan of such a deck shows each covered card's index twice down its strip, and
@@ -167,6 +171,15 @@ def one_card_pairs(
     two such copies (a 2h, a joker) were merged. Two corners in one outline were
     already weighed by the corner fits, which keep copies of one row apart.
 
+    `covered` (a hand too): also two opposite corners whose face holds other cards'
+    indices, none of them in line between the two (`across` True, after every pair
+    without them): a card lying across the middle of another in a pile puts its own
+    index there. On the three taught validation decks' 240 photos (2026-12-05), 10 of
+    the 17 wrong cards were one card counted twice; this folds 6 of them (a 3s under a
+    9d, a landscape 2G under a 3Y). Copies can lie so too, so such a card is never
+    proposed as sure (`SeenCard.covered`); copies in a row have the indices of the
+    cards between them in line (`_in_a_row`).
+
     With no outline to tell the cards' size, there are none."""
     held = [c for c in cards if c.box_id is not None]
     if not held:
@@ -179,17 +192,39 @@ def one_card_pairs(
         out = np.asarray([p for k, p in centres if k not in (i, j)], dtype=np.float64)
         return out.reshape(-1, 2)
 
-    return sorted(
-        (float(np.hypot(*(cards[i].index_centers[0] - cards[j].index_centers[0]))), i, j)
-        for n, i in enumerate(lone)
-        for j in lone[n + 1 :]
-        if cards[i].card == cards[j].card
-        and _outlines_apart(cards[i], cards[j], outlined=outlined)
-        and (
-            along_one_side(cards[i].index_xyxy[0], cards[j].index_xyxy[0], length)
-            or on_one_diagonal(cards[i].index_xyxy[0], cards[j].index_xyxy[0], length, others(i, j))
-        )
-    )
+    nobody = np.zeros((0, 2), dtype=np.float64)
+    pairs = []
+    for n, i in enumerate(lone):
+        for j in lone[n + 1 :]:
+            a, b = cards[i], cards[j]
+            if a.card != b.card or not _outlines_apart(a, b, outlined=outlined):
+                continue
+            corners = (a.index_xyxy[0], b.index_xyxy[0])
+            if along_one_side(*corners, length) or on_one_diagonal(*corners, length, others(i, j)):
+                across = False
+            elif (
+                covered
+                and on_one_diagonal(*corners, length, nobody)
+                and not _in_a_row(a, b, others(i, j))
+            ):
+                across = True
+            else:
+                continue
+            apart = float(np.hypot(*(a.index_centers[0] - b.index_centers[0])))
+            pairs.append((apart, i, j, across))
+    return sorted(pairs, key=lambda pair: (pair[3], pair[0]))
+
+
+def _in_a_row(a: SeenCard, b: SeenCard, points: Float64Array) -> bool:
+    """Whether another card's index (`points`, (K, 2) centres) lies in line between the
+    two cards' one indices (`card_fit.in_line_between`, by their mean index height): two
+    copies three cards apart in a row lie a card's diagonal apart with the cards
+    between them on the face that diagonal implies, their indices in one line (two 12Y
+    of a Rook row were folded into one on the validation hands, seed 3101)."""
+    pa, pb = (c.index_centers[0].astype(np.float64) for c in (a, b))
+    boxes = np.asarray([a.index_xyxy[0], b.index_xyxy[0]], dtype=np.float64)
+    height = float(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]).mean())
+    return any(in_line_between(point, pa, pb, height) for point in points)
 
 
 def _outlines_apart(a: SeenCard, b: SeenCard, *, outlined: bool) -> bool:
@@ -201,16 +236,17 @@ def _outlines_apart(a: SeenCard, b: SeenCard, *, outlined: bool) -> bool:
 
 
 def _fold_lone_pairs(
-    cards: list[SeenCard], *, outlined: bool = False
+    cards: list[SeenCard], *, outlined: bool = False, covered: bool = False
 ) -> tuple[list[SeenCard], tuple[int, ...]]:
-    """The pairs `one_card_pairs` finds (`outlined` as there), each made one card; each
-    card once. Returns the cards and the outlines folded away (a corner's own outline,
-    when the card keeps its other corner's): read, so not outlines of a card left
-    unread. The card keeps an outline of either corner; its box spans both corners'."""
+    """The pairs `one_card_pairs` finds (`outlined` and `covered` as there), each made
+    one card; each card once. Returns the cards and the outlines folded away (a
+    corner's own outline, when the card keeps its other corner's): read, so not
+    outlines of a card left unread. The card keeps an outline of either corner; its box
+    spans both corners'; folded across other cards' indices, it is `covered`."""
     merged: dict[int, SeenCard] = {}
     gone: set[int] = set()
     folded: list[int] = []
-    for _, i, j in one_card_pairs(cards, outlined=outlined):
+    for _, i, j, across in one_card_pairs(cards, outlined=outlined, covered=covered):
         if i in gone or j in gone or i in merged or j in merged:
             continue
         a, b = cards[i], cards[j]
@@ -231,6 +267,7 @@ def _fold_lone_pairs(
             xyxy=(x1, y1, x2, y2),
             index_xyxy=a.index_xyxy + b.index_xyxy,
             outlined=a.outlined or b.outlined,
+            covered=across,
         )
         gone.add(j)
     return [merged.get(i, c) for i, c in enumerate(cards) if i not in gone], tuple(folded)
@@ -268,8 +305,9 @@ class CardIdentifier:
     box_margin: float = 0.08
     max_corners: int = 4
     split_outlines: bool = False
-    """Also fold one card's two corners lying in two outlines of their own
-    (`one_card_pairs`, `outlined`): for a hand, where cards pile across each other."""
+    """Also fold one card's two corners lying in two outlines of their own, or with
+    other cards' indices on its face (`one_card_pairs`, `outlined` and `covered`): for
+    a hand, where cards pile across each other."""
     rules: Rules | None = field(default=None)
 
     def identify(self, readings: IndexReadings, card_boxes: Float32Array) -> Identification:
@@ -292,7 +330,9 @@ class CardIdentifier:
             held = box_id is not None or bool(len(boxes) and inside[members[0]].any())
             cards.append(self._card(readings, members, boxes, box_id, axis, outlined=held))
         cards, folded = _fold_lone_pairs(
-            _fold_outlineless(cards, boxes, self.box_margin), outlined=self.split_outlines
+            _fold_outlineless(cards, boxes, self.box_margin),
+            outlined=self.split_outlines,
+            covered=self.split_outlines,
         )
         foreign: tuple[int, ...] = ()
         if self.rules is not None:

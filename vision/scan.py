@@ -33,6 +33,7 @@ from shanghai.engine.variants import Rules
 
 from .arrays import Box, Frame
 from .box_overlap import box_gaps, overlap_areas
+from .card_fit import in_line_between, on_one_diagonal
 from .deck_head import DeckHead
 from .face_kind import FaceCheck, face_kind
 from .image_checks import ImageQuality, ScanInputError, assess, check_size
@@ -315,6 +316,7 @@ class PhotoScanner:
         confidence alone either."""
         if (
             not card.outlined
+            or card.covered
             or _corners_too_close(card, cards)
             or _one_card_twice(card, cards, kind)
         ):
@@ -326,7 +328,13 @@ class PhotoScanner:
         if self.faces is not None and self.faces.contradicts(card.face, card.card):
             return False
         if card.confidence >= self.sure_level:
-            return not (self.models.taught and _maybe_one_card(card, cards))
+            return not (
+                self.models.taught
+                and (
+                    _maybe_one_card(card, cards)
+                    or (kind is PhotoKind.HAND and _corners_of_some_card(card, cards))
+                )
+            )
         level = self.models.sure_name
         reading = card.score_reading if kind is PhotoKind.HAND else card.reading
         if level is None or reading is None or reading < level:
@@ -379,7 +387,7 @@ class PhotoScanner:
                     f"{_count(len(unsure), 'read')} unsure ({names}): check "
                     + ("it" if len(unsure) == 1 else "them")
                     + self._face_note([cards[i] for i in unsure])
-                    + _count_note(cards, unsure, snapshot.kind),
+                    + _count_note(cards, unsure, snapshot.kind, taught=self.models.taught),
                     tuple(unsure),
                 )
             )
@@ -470,20 +478,72 @@ def _maybe_one_card(card: SeenCard, cards: Sequence[SeenCard]) -> bool:
     return any(not near <= d < far for d in within)
 
 
+def _corners_of_some_card(card: SeenCard, cards: Sequence[SeenCard]) -> bool:
+    """Whether this card, read from one index, and another of its name read from one
+    index lie as the two opposite corners of one card of whatever size
+    (`card_fit.on_one_diagonal` with the pair's own distance for the card's: turned
+    to the line between them as both index boxes stand, no other card's index on the
+    face it implies).
+
+    Why: the photo's outlines tell the cards' size (`_maybe_one_card`, the folding of
+    `physical.one_card_pairs`), and on a taught deck's photo they can all be wrong. On
+    a validation photo of a taught Rook deck (rook-unseen-intuitive, photo 54 of seed
+    6) the locator outlined a patch of the cloth and cut the top card of a row short;
+    the card's two corners, 501 px apart on a card 523 px long, lay 1.6 of the one
+    matched outline's length apart, so both were proposed as sure 14R, its points
+    counted twice in silence. Two copies lie so only apart from the rest of the hand,
+    turned to the line between them; a copy is then one click to confirm. In a hand
+    only, as the folds (`physical.one_card_pairs`): were it the shipped models' rule,
+    it would mark 2 of the 400 validation hands read right (seed 3101) and 5 of the
+    200 lay-downs, whose melds lay copies of wild cards apart."""
+    if len(card.index_xyxy) != 1:
+        return False
+    here = card.index_centers[0].astype(np.float64)
+    for other in cards:
+        if other is card or other.card != card.card or len(other.index_xyxy) != 1:
+            continue
+        apart = float(np.hypot(*(here - other.index_centers[0])))
+        rest = [
+            point for c in cards if c is not card and c is not other for point in c.index_centers
+        ]
+        points = np.asarray(rest, dtype=np.float64).reshape(-1, 2)
+        if apart > 0 and on_one_diagonal(card.index_xyxy[0], other.index_xyxy[0], apart, points):
+            return True
+    return False
+
+
 def _count_note(
-    cards: Sequence[SeenCard], unsure: Sequence[int], kind: PhotoKind = PhotoKind.HAND
+    cards: Sequence[SeenCard],
+    unsure: Sequence[int],
+    kind: PhotoKind = PhotoKind.HAND,
+    *,
+    taught: bool = False,
 ) -> str:
     """Why some of the `unsure` reads (indices into `cards`) are unsure when it is the
     count, not the name, in doubt, to tell a person what to look at ("; 8d may be one
-    card seen at both corners"); empty when none is."""
+    card seen at both corners"); empty when none is. `taught`: a taught deck's scan,
+    which doubts corners of a card of any size too (`_corners_of_some_card`)."""
     notes = []
     bare = sorted({str(cards[i].card) for i in unsure if not cards[i].outlined})
     if bare:
         notes.append(f"no card outline was found around {', '.join(bare)}")
-    twice = sorted({str(cards[i].card) for i in unsure if _one_card_twice(cards[i], cards, kind)})
+    twice = sorted(
+        {
+            str(cards[i].card)
+            for i in unsure
+            if _one_card_twice(cards[i], cards, kind)
+            or (taught and kind is PhotoKind.HAND and _corners_of_some_card(cards[i], cards))
+        }
+    )
     if twice:
         notes.append(f"{', '.join(twice)} may be one card seen at both corners")
-    joined = sorted({str(cards[i].card) for i in unsure if _corners_too_close(cards[i], cards)})
+    joined = sorted(
+        {
+            str(cards[i].card)
+            for i in unsure
+            if cards[i].covered or _corners_too_close(cards[i], cards)
+        }
+    )
     if joined:
         notes.append(f"{', '.join(joined)} may be two cards")
     return "".join(f"; {note}" for note in notes)
@@ -499,7 +559,7 @@ def _one_card_twice(
     card, read 6d and then 8d beside its top corner's 8d, stood as a second 8d, sure,
     and the hand's points were wrong without a word (a validation photo, seed 3105)."""
     pairs = one_card_pairs(cards, outlined=kind is PhotoKind.HAND)
-    return any(card is cards[i] or card is cards[j] for _, i, j in pairs)
+    return any(card is cards[i] or card is cards[j] for _, i, j, _ in pairs)
 
 
 def _corners_too_close(card: SeenCard, cards: Sequence[SeenCard]) -> bool:
@@ -742,16 +802,9 @@ def _between_indices(x: float, y: float, cards: Sequence[SeenCard], reads: Frame
     here = np.array([x, y], np.float64)
     for i, (a, pa) in enumerate(points):
         for b, pb in points[i + 1 :]:
-            if a == b:
+            if a == b or float(np.hypot(*(pb - pa))) > ROW_GAP_REACH * height:
                 continue
-            step = pb - pa
-            length = float(np.hypot(*step))
-            if length == 0 or length > ROW_GAP_REACH * height:
-                continue
-            along = float(np.dot(here - pa, step)) / length**2
-            rel = here - pa
-            off = abs(float(step[0] * rel[1] - step[1] * rel[0])) / length
-            if 0.25 <= along <= 0.75 and off < 0.5 * height:
+            if in_line_between(here, pa, pb, height):
                 return True
     return False
 

@@ -98,6 +98,10 @@ class SeenCard:
     """The face check's probability of the card's kind (court, pips, joker, Rook) around
     its indices (`face_kind.FaceCheck.agreement`); None when not checked."""
     outlined: bool = True
+    covered: bool = False
+    """Two corners folded into one card though other cards' indices lie on its face
+    (`physical.one_card_pairs`, `covered`): a card lying across another's middle, or
+    two copies in a row; proposed but never sure."""
     excess: bool = False
     sure: bool = True
     track_id: int | None = None

@@ -323,3 +323,32 @@ def test_copies_a_diagonal_apart_with_a_card_between_stay_two() -> None:
     assert len(_fold_lone_pairs([owner, *pair, between])[0]) == 4
     in_line = [owner, _lone("8d", 120, 113), _lone("8d", 120, 200)]
     assert len(_fold_lone_pairs(in_line)[0]) == 3
+
+
+def test_in_a_hand_a_card_under_another_showing_both_corners_is_one_card_to_check() -> None:
+    """A 3s under a 9d in a hand shows both its corners, and the 9d's index lies on the
+    face they imply, off the line between them (a taught deck's validation photo: two
+    3s, one wrong). In a hand (`covered`) the two are folded into one card marked
+    `covered`, never sure, since two copies can lie so too; a lay-down keeps them two
+    (its melds hold copies of wild cards), pairs with nothing between stay plain folds,
+    and an index in line between them (two copies three cards apart in a row: two 12Y
+    on a validation hand) keeps them two."""
+    owner = SeenCard(
+        Card.parse("4s"), 0.9, (300, 100, 363, 188), index_xyxy=((302, 104, 311, 124),), box_id=0
+    )
+    pair = _diagonal_pair("3s", (120, 113), 10.0)
+    start, end = pair[0].index_centers[0], pair[1].index_centers[0]
+    step = (end - start) / np.hypot(*(end - start))
+    across = _lone("9d", *((start + end) / 2 + 30.0 * np.array([step[1], -step[0]])))
+    hand, _ = _fold_lone_pairs([owner, *pair, across], outlined=True, covered=True)
+    assert sorted(str(c.card) for c in hand) == ["3s", "4s", "9d"]
+    three = next(c for c in hand if str(c.card) == "3s")
+    assert three.covered and len(three.index_xyxy) == 2
+    assert not any(c.covered for c in hand if c is not three)
+    assert len(_fold_lone_pairs([owner, *pair, across], outlined=True)[0]) == 4
+    plain, _ = _fold_lone_pairs([owner, *pair], outlined=True, covered=True)
+    assert len(plain) == 2 and not any(c.covered for c in plain)
+    in_line = [owner, _lone("3s", 120, 113), _lone("3s", 120, 200), across]
+    assert len(_fold_lone_pairs(in_line, outlined=True, covered=True)[0]) == 4
+    row = _lone("9d", *((2 * start + end) / 3))
+    assert len(_fold_lone_pairs([owner, *pair, row], outlined=True, covered=True)[0]) == 4

@@ -354,3 +354,51 @@ def test_a_read_under_the_floor_the_reader_is_sure_of_is_proposed_marked() -> No
     # Without the level, the floor alone decides: 9c names no card either.
     without = scan(table, UnderFloor(table, under, named_read=None))
     assert [str(c.card) for c in without.cards] == ["4h"]
+
+
+def one_index(name: str, box: tuple[float, float, float, float]) -> SeenCard:
+    """A card read from one index, held by some outline but matched to none."""
+    return SeenCard(Card.parse(name), 0.95, box, index_xyxy=(box,), outlined=True)
+
+
+def test_taught_deck_two_corners_of_a_card_the_outlines_misjudge_are_marked() -> None:
+    """A taught deck's locator may outline only a patch of cloth beside the cards (a
+    126 x 176 px box) and miss the top card's outline: its two corners, 339 px apart
+    on a 252 x 352 px card, lie two of the outline's lengths apart, so the photo's
+    outlines call them two cards. As the two opposite corners of a card of some size,
+    turned as both index boxes stand and with no other index on that face, they are
+    marked with a taught deck (`_corners_of_some_card`) and say why; the shipped models
+    keep their rule (the same reads stay sure), and two such reads with another card's
+    index between them (two copies in a row) stay sure with a taught deck too."""
+    patch = whole_kd(0.0)
+    top = one_index("14R", (608.0, 12.0, 636.0, 72.0))
+    bottom = one_index("14R", (816.0, 280.0, 844.0, 340.0))
+    cards = [patch, top, bottom]
+    shipped = PhotoScanner(TableReader(MiniTable()))
+    assert shipped.is_sure(top, cards) and shipped.is_sure(bottom, cards)
+    reader = TableReader(MiniTable())
+    reader.taught = True
+    taught = PhotoScanner(reader)
+    assert not taught.is_sure(top, cards) and not taught.is_sure(bottom, cards)
+    assert "14R may be one card seen at both corners" in _count_note(cards, [1, 2], taught=True)
+    between = one_index("5h", (712.0, 150.0, 740.0, 210.0))
+    assert taught.is_sure(top, [*cards, between]) and taught.is_sure(bottom, [*cards, between])
+
+
+def test_a_card_folded_across_another_is_never_sure_and_says_it_may_be_two() -> None:
+    """Two corners folded into one card with other cards' indices on its face
+    (`SeenCard.covered`): a guess between one card under another and two copies, so
+    marked however confident, and the warning says what to check."""
+    whole = whole_kd(600.0)
+    folded = SeenCard(
+        Card.parse("3s"),
+        0.95,
+        (0.0, 0.0, 126.0, 176.0),
+        index_xyxy=((4.0, 6.0, 18.0, 36.0), (108.0, 140.0, 122.0, 170.0)),
+        box_id=1,
+    )
+    scanner = PhotoScanner(TableReader(MiniTable()))
+    assert scanner.is_sure(folded, [whole, folded])
+    covered = replace(folded, covered=True)
+    assert not scanner.is_sure(covered, [whole, covered])
+    assert _count_note([whole, covered], [1]) == "; 3s may be two cards"
