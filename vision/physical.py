@@ -200,12 +200,11 @@ def one_card_pairs(
             if a.card != b.card or not _outlines_apart(a, b, outlined=outlined):
                 continue
             corners = (a.index_xyxy[0], b.index_xyxy[0])
-            if along_one_side(*corners, length) or on_one_diagonal(*corners, length, others(i, j)):
+            rest = others(i, j)
+            if along_one_side(*corners, length) or on_one_diagonal(*corners, length, rest):
                 across = False
             elif (
-                covered
-                and on_one_diagonal(*corners, length, nobody)
-                and not _in_a_row(a, b, others(i, j))
+                covered and on_one_diagonal(*corners, length, nobody) and not _in_a_row(a, b, rest)
             ):
                 across = True
             else:
