@@ -17,7 +17,13 @@ import numpy.typing as npt
 from shanghai.engine.cards import Card, DeckFamily
 
 from .faces import CardFace, DeckLook
-from .faces_rook import ROOK_STYLES, UNSEEN_ROOK_STYLES, CodeRookLook, randomised_rook_styles
+from .faces_rook import (
+    ROOK_STYLES,
+    TEACH_ROOK_STYLES,
+    UNSEEN_ROOK_STYLES,
+    CodeRookLook,
+    randomised_rook_styles,
+)
 from .faces_standard import (
     STANDARD_STYLES,
     CodeStandardLook,
@@ -35,6 +41,7 @@ __all__ = [
     "code_looks",
     "face_of",
     "looks_for",
+    "teach_val_looks",
     "unseen_val_looks",
 ]
 
@@ -70,6 +77,14 @@ def unseen_val_looks() -> tuple[DeckLook, ...]:
     standard = [CodeStandardLook(style) for style in unseen_styles()]
     rook = [CodeRookLook(style) for style in UNSEEN_ROOK_STYLES]
     return (*standard, *rook)
+
+
+@functools.cache
+def teach_val_looks() -> tuple[DeckLook, ...]:
+    """Validation looks for teaching a deck only (`faces_rook.TEACH_ROOK_STYLES`), in a
+    Debian font (`fonts.TEACH_FONT_FILES`) that only they draw: no split's scenes draw
+    them, only the teaching benchmark when its `--looks` names them."""
+    return tuple(CodeRookLook(style) for style in TEACH_ROOK_STYLES)
 
 
 @functools.cache

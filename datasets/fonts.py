@@ -16,6 +16,9 @@ font packages (`.ci/apt-packages.txt`; `make system-deps` installs them): the 17
 fonts are ten families, and on decks in fonts it never saw the reader read a J as a 3
 with confidence (`scan_eval.py --split val-unseen`), so the reader needs more shapes of
 every rank than PyPI has. Only data generation draws them; the runtime never does.
+
+`TEACH_FONT_FILES` are Debian fonts that only the deck-teaching validation looks draw
+(`decks.teach_val_looks`); they are held out like the unseen-validation fonts.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ __all__ = [
     "HELD_OUT_FONTS",
     "PYPI_TRAINING_FONTS",
     "SYSTEM_FONT_FILES",
+    "TEACH_FONT_FILES",
     "TRAINING_FONTS",
     "font",
     "font_family",
@@ -138,8 +142,16 @@ SYSTEM_FONT_FILES: dict[str, tuple[str, str, str]] = {
 }
 SYSTEM_FONTS_DIR = Path("/usr/share/fonts")
 
+TEACH_FONT_FILES: dict[str, tuple[str, str, str]] = {
+    # name -> (design family, Debian package, file under /usr/share/fonts)
+    "bebas-bold": ("bebas-neue", "fonts-bebas-neue", "opentype/bebas-neue/BebasNeue-Bold.otf"),
+}
+"""Debian fonts of the deck-teaching validation looks only (`decks.teach_val_looks`): no
+training, validation or test scene draws them, and `system_fonts_installed` does not ask
+for them (only the teaching benchmark renders them)."""
+
 HELD_OUT_FONTS: frozenset[str] = frozenset(
-    {"caladea-bold", "caladea-regular", "hanken-bold", "intuitive"}
+    {"caladea-bold", "caladea-regular", "hanken-bold", "intuitive", *TEACH_FONT_FILES}
 )
 """Fonts no training look of the standard deck uses (see the module docstring)."""
 PYPI_TRAINING_FONTS: tuple[str, ...] = tuple(n for n in FONT_FILES if n not in HELD_OUT_FONTS)
@@ -179,7 +191,7 @@ def font_family(name: str) -> str:
     """The design family of a font (its PyPI package, or its Debian design name): the
     randomised looks take the families in turn, so a family of many weights is not
     favoured."""
-    system = SYSTEM_FONT_FILES.get(name)
+    system = SYSTEM_FONT_FILES.get(name) or TEACH_FONT_FILES.get(name)
     return system[0] if system is not None else FONT_FILES[name][0]
 
 
@@ -189,7 +201,7 @@ class MissingFontError(ShanghaiError):
 
 def font_path(name: str) -> Path:
     """Path of one bundled font file; raises with the package to install if absent."""
-    system = SYSTEM_FONT_FILES.get(name)
+    system = SYSTEM_FONT_FILES.get(name) or TEACH_FONT_FILES.get(name)
     if system is not None:
         _, debian, relative = system
         path = SYSTEM_FONTS_DIR / relative

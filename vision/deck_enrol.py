@@ -73,6 +73,7 @@ __all__ = [
     "enrol_photo",
     "enrolled_features",
     "find_cards",
+    "match_pieces",
     "read_labels",
     "store_enrolled",
 ]
@@ -84,16 +85,24 @@ VIEWS_PER_CROP = 24
 PART_OVERLAP = 0.3
 """Card boxes overlapping by this share of the smaller one are parts of one card (the
 cards of an enrolment photo lie apart)."""
+SECOND_PIECE = 0.05
+"""Least reader probability of a labelled card for a found card left over (a card box
+of its own) to be taken as another piece of it: a card the locator cut in two, whose
+half showing a corner is read poorly (the held-out Rook look's halves gave their card
+0.13-0.48; a box on the cloth holding another card's corner gave the card it was taken
+for 0.004). A lone index (no card box) needs `SECOND_CORNER`."""
 SECOND_CORNER = 0.5
-"""Least reader probability of a labelled card for a second found card to be taken as
-another corner of it (a card the locator found in two pieces)."""
+"""Least reader probability of a labelled card for a lone index left over (no card box)
+to be taken as its other corner (a corner whose half of the card was not boxed): boxes
+on the cloth, read as a card at 0.003-0.03, are not."""
 SECOND_COST = 1.0
-"""Extra cost of matching a found card as a second corner rather than a card."""
+"""Cost of a second piece over its reading (the same for every label: it only orders)."""
 INDEX_REACH = 6.0
-"""A lone index (no card box) left unmatched within this many index lengths (about a
-card's length) of a matched card is taken for a mark or a corner of that card whose
-box the locator cut short, not for a card with no label: it is left out, so nothing
-wrong is stored, and a card lying on its own still counts."""
+"""On the page (`find_cards`), a lone index (no card box) within this many index lengths
+(about a card's length) of a found card is taken for a mark or a corner of that card
+whose box the locator cut short, and is not shown as a card to confirm; further away
+it is shown (it may be a card whose box was not found). With labels (`enrol_photo`) a
+lone index left unmatched is always left out (`_left_out`)."""
 SHARP_INDEX = 0.16
 """Least `image_checks.edge_sharpness` of a card's index crops (the median of its
 corners) for the card to be enrolled: a blurred face teaches the deck's models that
@@ -224,7 +233,7 @@ def _stray(
     g: int, boxes: npt.NDArray[np.float32], boxed: npt.NDArray[np.bool_], matched: set[int]
 ) -> bool:
     """A lone index (no card box) within `INDEX_REACH` of a matched card: a mark or a
-    corner of that card, not a card of its own (it is left out, not stored)."""
+    corner of that card, not a card of its own (`find_cards` leaves it out)."""
     if boxed[g] or not matched:
         return False
     box = boxes[g]
@@ -235,6 +244,17 @@ def _stray(
         if float(np.linalg.norm(centre - nearest)) <= reach:
             return True
     return False
+
+
+def _left_out(
+    g: int, boxed: npt.NDArray[np.bool_], holders: Sequence[set[int]], matched: set[int]
+) -> bool:
+    """Whether a found card left unmatched is left out (not stored, no error) rather
+    than named as a card with no label: a lone index (no card box: a mark on the table,
+    a box on the cloth, or a corner whose card the locator boxed short), or a box whose
+    indices all lie inside a matched card's box (that card's corner, boxed apart). A
+    card a person forgot to label has its own card box, and is named."""
+    return not boxed[g] or bool(holders[g] & matched)
 
 
 def _merged_boxes(card_xyxy: npt.NDArray[np.float32]) -> list[npt.NDArray[np.float32]]:
@@ -295,6 +315,64 @@ def _read_in_family(
     return groups, index_xyxy, card_xyxy, boxed, probabilities
 
 
+def match_pieces(
+    label_probs: npt.NDArray[np.float32],
+    boxed: npt.NDArray[np.bool_],
+    holders: Sequence[set[int]],
+) -> dict[int, list[int]]:
+    """For each label (column of the (found, labels) reader probabilities), the found
+    cards matched to it, its card first: the least-cost assignment of one found card per
+    label; then each found card left over whose indices are not all inside a matched
+    card's box (`holders`) joins the matched label it reads as with at least
+    `SECOND_PIECE` (a card box of its own, `boxed`) or `SECOND_CORNER` (a lone index),
+    as that card's other piece (one a label). The found cards still left over are
+    `enrol_photo`'s to leave out or to name (`_left_out`).
+
+    In two stages, not one: in a single assignment over both kinds of slot, a box on the
+    cloth read as 7B at 0.03 took 7B's card slot and the real 7B its second-piece slot,
+    which cost less than leaving the box unmatched, so the cloth was stored as a 7B corner
+    (and an upside-down 12Y corner as a 10Y one): three crops of one validation deck,
+    each teaching the deck's reader that cloth or another card is that card. A card the
+    locator cuts in two halves is matched as before: the half read worse joins as the
+    second piece (a Rook 6R's half read 8R gave 6R 0.13)."""
+    n, m = label_probs.shape
+    primary = -np.log(label_probs.astype(np.float64) + 1e-9)
+    # As many cards found as labelled: match them all, however the reader reads them.
+    # Otherwise a found card stays unmatched rather than take a label it hardly reads as.
+    leave = 1e6 if n == m else -np.log(MIN_MATCH)
+    matched = {j: [g] for g, j in assign(primary, leave=float(leave))}
+    cards = {rows[0] for rows in matched.values()}
+    rest = [g for g in range(n) if g not in cards and not holders[g] & cards]
+    if rest and matched:
+        second = np.full((len(rest), m), np.inf)
+        for j in matched:
+            second[:, j] = primary[rest, j] + SECOND_COST
+        least = np.where(boxed[rest], SECOND_PIECE, SECOND_CORNER)
+        second[label_probs[rest] < least[:, None]] = np.inf
+        for r, j in assign(second, leave=1e6):
+            matched[j].append(rest[r])
+    return matched
+
+
+def _holders(
+    groups: Sequence[Sequence[int]],
+    index_xyxy: npt.NDArray[np.float32],
+    card_xyxy: npt.NDArray[np.float32],
+) -> list[set[int]]:
+    """For each found card, the other found cards whose box holds all its indices."""
+    centres = (index_xyxy[:, :2] + index_xyxy[:, 2:]) / 2
+    out = []
+    for g, rows in enumerate(groups):
+        inside = (
+            (centres[rows, None, 0] >= card_xyxy[None, :, 0])
+            & (centres[rows, None, 0] <= card_xyxy[None, :, 2])
+            & (centres[rows, None, 1] >= card_xyxy[None, :, 1])
+            & (centres[rows, None, 1] <= card_xyxy[None, :, 3])
+        ).all(axis=0)
+        out.append({int(h) for h in np.nonzero(inside)[0] if h != g})
+    return out
+
+
 def enrol_photo(
     models: CardModels, frame: Frame, photo: LabelledPhoto, family: DeckFamily
 ) -> list[EnrolledCard]:
@@ -307,21 +385,14 @@ def enrol_photo(
     column = {n: i for i, n in enumerate(models.reader.names)}
     card_probs = np.stack([probabilities[rows].mean(axis=0) for rows in groups])
     labels = list(photo.cards)
-    primary = -np.log(np.stack([card_probs[:, column[str(c)]] for c in labels], axis=1) + 1e-9)
-    # As many cards found as labelled: match them all, however the reader reads them.
-    # Otherwise a found card stays unmatched rather than take a label it hardly reads as.
-    leave = 1e6 if len(groups) == len(labels) else -np.log(MIN_MATCH)
-    second = primary + SECOND_COST
-    second[primary > -np.log(SECOND_CORNER)] = np.inf
-    cost = np.concatenate([primary, second], axis=1)
-    matched: dict[int, list[int]] = {}
-    for g, slot in assign(cost.astype(np.float64), leave=float(leave)):
-        matched.setdefault(slot % len(labels), []).append(g)
+    label_probs = np.stack([card_probs[:, column[str(c)]] for c in labels], axis=1)
+    holders = _holders(groups, index_xyxy, card_xyxy)
+    matched = match_pieces(label_probs, boxed, holders)
     assigned = {g for rows in matched.values() for g in rows}
     guesses = [models.reader.names[int(p.argmax())] for p in card_probs]
     problems = []
     for g in range(len(groups)):
-        if g not in assigned and not _stray(g, card_xyxy, boxed, assigned):
+        if g not in assigned and not _left_out(g, boxed, holders, assigned):
             box = card_xyxy[g]
             x, y = int((box[0] + box[2]) / 2), int((box[1] + box[3]) / 2)
             problems.append(

@@ -43,7 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from shanghai.datasets.deck_photos import cards_apart
-from shanghai.datasets.decks import DEFAULT_CACHE, all_looks, unseen_val_looks
+from shanghai.datasets.decks import DEFAULT_CACHE, all_looks, teach_val_looks, unseen_val_looks
 from shanghai.datasets.faces import DeckLook
 from shanghai.datasets.hand_photos import photo_of_cards
 from shanghai.datasets.labels import BLUR_MAX_SHARE, quad_size
@@ -90,11 +90,12 @@ class StageTimes:
 
 def held_out_looks(names: list[str] | None = None) -> list[DeckLook]:
     """The test's held-out looks, or the looks named (the unseen-validation looks,
-    `decks.unseen_val_looks`, included: where a choice is developed)."""
+    `decks.unseen_val_looks`, and the teaching-only ones, `decks.teach_val_looks`,
+    included: where a choice is developed)."""
     cache = ROOT / DEFAULT_CACHE
     looks = all_looks(cache if cache.is_dir() else None)
     if names:
-        looks = (*looks, *unseen_val_looks())
+        looks = (*looks, *unseen_val_looks(), *teach_val_looks())
         return [look for look in looks if look.name in names]
     return [look for look in looks if look.held_out]
 

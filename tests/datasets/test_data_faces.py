@@ -12,7 +12,14 @@ import pytest
 from PIL import Image, ImageDraw
 
 from shanghai.datasets import fonts as fonts_module
-from shanghai.datasets.decks import DEFAULT_CACHE, back_of, code_looks, face_of, unseen_val_looks
+from shanghai.datasets.decks import (
+    DEFAULT_CACHE,
+    back_of,
+    code_looks,
+    face_of,
+    teach_val_looks,
+    unseen_val_looks,
+)
 from shanghai.datasets.faces import FACE_H, FACE_W, DeckLook
 from shanghai.datasets.faces_rook import CodeRookLook, randomised_rook_styles
 from shanghai.datasets.faces_standard import (
@@ -29,6 +36,7 @@ from shanghai.datasets.fonts import (
     FONT_FILES,
     HELD_OUT_FONTS,
     SYSTEM_FONT_FILES,
+    TEACH_FONT_FILES,
     TRAINING_FONTS,
     MissingFontError,
     font,
@@ -190,7 +198,8 @@ def test_randomised_looks_are_training_looks_in_every_training_font_family() -> 
     )
     trained = {st.rank_font for st in STANDARD_STYLES if not st.held_out}
     assert not trained & HELD_OUT_FONTS
-    assert set(TRAINING_FONTS) | HELD_OUT_FONTS == set(FONT_FILES) | set(SYSTEM_FONT_FILES)
+    every_font = {*FONT_FILES, *SYSTEM_FONT_FILES, *TEACH_FONT_FILES}
+    assert set(TRAINING_FONTS) | HELD_OUT_FONTS == every_font
 
 
 def test_without_the_debian_fonts_training_data_is_refused_by_name(
@@ -239,7 +248,22 @@ def test_unseen_validation_looks_draw_fonts_no_training_or_test_look_draws() -> 
     assert not fonts(unseen) & fonts(code_looks())
 
 
-@pytest.mark.parametrize("look", unseen_val_looks(), ids=lambda look: look.name)
+def test_teaching_validation_looks_draw_a_font_no_scene_of_any_split_draws() -> None:
+    teach = teach_val_looks()
+    assert teach and all(look.val_only and not look.held_out for look in teach)
+    drawn = {look.style.number_font for look in teach if isinstance(look, CodeRookLook)}
+    assert drawn <= set(TEACH_FONT_FILES) <= HELD_OUT_FONTS
+    split_looks = (*code_looks(), *unseen_val_looks())
+    assert not {look.name for look in teach} & {look.name for look in split_looks}
+    for look in split_looks:
+        style = look.style if isinstance(look, CodeStandardLook | CodeRookLook) else None
+        if style is not None:
+            assert getattr(style, "rank_font", getattr(style, "number_font", "")) not in drawn
+
+
+@pytest.mark.parametrize(
+    "look", (*unseen_val_looks(), *teach_val_looks()), ids=lambda look: look.name
+)
 def test_unseen_validation_looks_draw_every_card_of_their_family(look: DeckLook) -> None:
     for card in look.cards():
         face = face_of(look, card)

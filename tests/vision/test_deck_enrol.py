@@ -14,7 +14,7 @@ from shanghai.cli.main import main
 from shanghai.datasets.deck_photos import enrolment_photos
 from shanghai.datasets.decks import code_looks
 from shanghai.engine.cards import Card, DeckFamily
-from shanghai.vision.deck_enrol import SHARP_INDEX, enrol, read_labels
+from shanghai.vision.deck_enrol import SHARP_INDEX, enrol, match_pieces, read_labels
 from shanghai.vision.deck_store import DeckError, DeckStore
 from shanghai.vision.image_checks import edge_sharpness
 from shanghai.vision.pipeline import CardModels, models_installed
@@ -218,3 +218,38 @@ def test_a_blurred_photo_is_refused_naming_it(
     # The labels name the blurred cards (the reader's guesses at them would not).
     assert message.startswith("shaken.jpg: 7h, 8s, Kd are blurred")
     assert "take the photo again" in message
+
+
+def _pieces(
+    probs: list[list[float]], boxed: list[bool], holders: list[set[int]] | None = None
+) -> dict[int, list[int]]:
+    return match_pieces(
+        np.array(probs, np.float32), np.array(boxed), holders or [set() for _ in probs]
+    )
+
+
+def test_a_box_on_the_cloth_read_weakly_as_a_card_does_not_take_that_card() -> None:
+    # Found: the 7B card (read 7B 0.95), a lone box on the cloth (7B 0.03). One
+    # assignment over card and second-piece slots gave the cloth 7B's card slot.
+    assert _pieces([[0.95, 0.0], [0.0, 0.9], [0.03, 0.0]], [True, True, False]) == {
+        0: [0],
+        1: [1],
+    }
+
+
+def test_a_card_cut_in_two_joins_its_poorly_read_half_and_a_strong_lone_corner() -> None:
+    probs = [[0.55, 0.0], [0.13, 0.0], [0.0, 0.97], [0.0, 0.9]]
+    # a half read 0.13 is a piece (a card box of its own); a lone corner needs 0.5
+    assert _pieces(probs, [True, True, True, False]) == {0: [0, 1], 1: [2, 3]}
+    assert _pieces([[0.9, 0.0], [0.0, 0.9], [0.13, 0.0]], [True, True, False]) == {
+        0: [0],
+        1: [1],
+    }
+
+
+def test_a_box_inside_a_matched_cards_box_is_no_piece_of_another_card() -> None:
+    # The third box holds its index inside card 1's box: it is card 1's corner even
+    # though the reader gives card 0 a little; it joins neither.
+    probs = [[0.9, 0.0], [0.0, 0.4], [0.2, 0.0]]
+    assert _pieces(probs, [True, True, True], [set(), set(), {1}]) == {0: [0], 1: [1]}
+    assert _pieces(probs, [True, True, True]) == {0: [0, 2], 1: [1]}
