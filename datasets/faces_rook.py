@@ -346,6 +346,26 @@ TEACH_ROOK_STYLES: tuple[RookStyle, ...] = (
         back=BackStyle(pattern="stripes", colour=(40, 60, 120)),
         val_only=True,
     ),
+    RookStyle(
+        name="rook-teach-band",
+        number_font="bebas-bold",
+        corner_size=48,
+        corner_x=23,
+        corner_y=10,
+        corner_mark="bar",
+        centre="band",
+        bird_corner="letters",
+        colours={
+            Suit.BLACK: (35, 33, 30),
+            Suit.RED: (185, 25, 50),
+            Suit.YELLOW: (225, 175, 30),
+            Suit.GREEN: (35, 120, 75),
+        },
+        paper=(244, 244, 236),
+        corner_radius=14,
+        back=BackStyle(pattern="lattice", colour=(110, 40, 40)),
+        val_only=True,
+    ),
 )
 """Validation looks for teaching a deck only (`decks.teach_val_looks`; the teaching
 benchmark's `--looks`): a tall condensed number font (Debian's Bebas Neue,

@@ -69,6 +69,8 @@ class DraftCard:
     another card's name already."""
     photo: int
     note: str = ""
+    span: float | None = None
+    """Its corners apart in index sizes (`vision.deck_enrol.FoundCard.span`)."""
 
 
 @dataclass
@@ -180,7 +182,10 @@ class DraftStore:
                 if face.is_file():
                     shutil.copyfile(face, where / "face.jpg")
                 read = deck.read_as.get(str(card), str(card))
-                draft.cards.append(DraftCard(draft.next_id, read, 1.0, str(card), 0))
+                # Each card kept stands for the deck's span: its own was not stored.
+                draft.cards.append(
+                    DraftCard(draft.next_id, read, 1.0, str(card), 0, span=deck.corner_span)
+                )
                 draft.next_id += 1
             self._save(draft)
             return draft
@@ -216,7 +221,13 @@ class DraftStore:
                         "already is: name it, or drop one"
                     )
                 card = DraftCard(
-                    card_id, proposal, round(one.confidence, 4), given, draft.photos, note
+                    card_id,
+                    proposal,
+                    round(one.confidence, 4),
+                    given,
+                    draft.photos,
+                    note,
+                    None if one.span is None else round(one.span, 4),
                 )
                 if given is not None:
                     taken[given] = card
@@ -261,7 +272,7 @@ class DraftStore:
             crops = [_image(p) for p in sorted(where.glob("crop-*.png"))]
             kept = [c for c in crops if c is not None]
             face = _image(where / "face.jpg")
-            out.append(EnrolledCard(Card.parse(card.card), kept, face, card.proposal))
+            out.append(EnrolledCard(Card.parse(card.card), kept, face, card.proposal, card.span))
         return out
 
     def remove(self, name: str) -> bool:

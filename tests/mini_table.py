@@ -158,6 +158,7 @@ class TableReader:
     min_read = 0.0
     named_read: float | None = None
     taught = False
+    corner_span: float | None = None
 
     def __init__(self, table: MiniTable, confidence: float = 0.9) -> None:
         self.table = table

@@ -45,6 +45,7 @@ class StandInReader:
     min_read = 0.0
     named_read: float | None = None
     taught = False
+    corner_span: float | None = None
 
     def __init__(self, table: MiniTable, unsure: Collection[str] = ()) -> None:
         self.table = table

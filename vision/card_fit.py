@@ -17,6 +17,8 @@ the whole cards around it) reaches over its own box and not over the neighbour's
   card whose outline was never found.
 - `on_one_diagonal`: two lone indices as the two opposite corners of one card whose
   outline was never found.
+- `corner_span`, `span_length`: a taught deck's corners apart in index sizes, and the
+  card length that tells for two index boxes with no outline to measure it by.
 """
 
 from __future__ import annotations
@@ -49,12 +51,14 @@ __all__ = [
     "QuadFit",
     "along_one_side",
     "card_shaped",
+    "corner_span",
     "in_line_between",
     "lone_fits",
     "on_one_diagonal",
     "pair_fits",
     "prior_axes",
     "quad_fits",
+    "span_length",
     "twin_pairs",
 ]
 
@@ -401,6 +405,43 @@ def on_one_diagonal(
             return False
     card_length = dist / DIAGONAL_TO_LENGTH
     return not _covers((pa + pb) / 2, down, card_length, others)
+
+
+def _index_size(a: Float64Array, b: Float64Array) -> float:
+    """Two index boxes' mean larger side."""
+    return float(max(a[2] - a[0], a[3] - a[1]) + max(b[2] - b[0], b[3] - b[1])) / 2
+
+
+def corner_span(a_xyxy: Sequence[float], b_xyxy: Sequence[float]) -> float:
+    """How far apart two index boxes lie in index sizes: their centres' distance over
+    their boxes' mean larger side. For a card's two opposite corners this is a fact of
+    its deck (the print's index size over the card's diagonal), measured on the taught
+    deck's enrolment photos (`deck_enrol`) as the scan measures it, on the locator's
+    upright boxes: a turned index's box grows by up to a fifth, which the span of a
+    photo's corners takes as it comes."""
+    a = np.asarray(a_xyxy, dtype=np.float64)
+    b = np.asarray(b_xyxy, dtype=np.float64)
+    size = _index_size(a, b)
+    dist = float(np.hypot(*((a[:2] + a[2:]) / 2 - (b[:2] + b[2:]) / 2)))
+    return dist / size if size > 0 else 0.0
+
+
+SPAN_DIAGONAL = float(np.mean(DIAGONAL_SPAN))
+"""Where in `DIAGONAL_SPAN` a card's corners lie apart, in its length, for `span_length`:
+its middle, so a photo's corners `span_length` measures pass within about 17% of the
+deck's span either way (on a taught Rook validation deck's 88 two-corner cards of 80
+photos, 90% lay within 13% of the enrolled span; docs/decks.md, 2026-12-05)."""
+
+
+def span_length(a_xyxy: Sequence[float], b_xyxy: Sequence[float], span: float) -> float:
+    """The length of a card of a deck whose opposite corners lie `span` index sizes
+    apart (`corner_span`, measured at enrolment) were these two index boxes its
+    corners: a size for `on_one_diagonal` that no outline gives. On a taught deck whose
+    locator cut its cards at a printed band across the middle, each corner of a card
+    lay in an outline of its own half, the photo's outlines measured half a card, and
+    both corners stood as two cards (docs/decks.md, 2026-12-05)."""
+    size = _index_size(np.asarray(a_xyxy, np.float64), np.asarray(b_xyxy, np.float64))
+    return span * size / SPAN_DIAGONAL
 
 
 def in_line_between(point: Float64Array, a: Float64Array, b: Float64Array, height: float) -> bool:

@@ -38,6 +38,7 @@ from shanghai.engine.errors import CardParseError
 
 from .arrays import Box, Frame
 from .assignment import assign
+from .card_fit import corner_span
 from .crops import CROP_SIZE, square_crop
 from .deck_faces import card_cutout
 from .deck_head import (
@@ -68,7 +69,9 @@ __all__ = [
     "LabelledPhoto",
     "Progress",
     "adapt",
+    "card_span",
     "check_sharp",
+    "deck_span",
     "enrol",
     "enrol_photo",
     "enrolled_features",
@@ -135,6 +138,31 @@ class EnrolledCard:
     crops: list[Frame]
     face: Frame | None
     read_as: str
+    span: float | None = None
+    """Its two corners apart in index sizes (`card_fit.corner_span`) when the photo
+    showed exactly two indices of it; what `deck_span` measures the deck by."""
+
+
+MIN_SPANS = 3
+"""Enrolled cards showing both corners a deck's span is measured on (`deck_span`): one
+card's boxes can be off; a deck laid out apart shows both corners of nearly every card."""
+
+
+def card_span(boxes: Sequence[npt.NDArray[np.float32] | Box]) -> float | None:
+    """A found card's corners apart in index sizes (`card_fit.corner_span`) when it
+    shows exactly two index boxes, else None."""
+    if len(boxes) != 2:
+        return None
+    return corner_span(tuple(float(v) for v in boxes[0]), tuple(float(v) for v in boxes[1]))
+
+
+def deck_span(cards: Sequence[EnrolledCard]) -> float | None:
+    """The deck's opposite corners apart in index sizes: the median of its enrolled
+    cards' spans, None when under `MIN_SPANS` cards have one. The scan folds two
+    corners of one card by it where the photo's outlines misjudge the card's size
+    (`physical.one_card_pairs`, `span`)."""
+    spans = [c.span for c in cards if c.span is not None]
+    return float(np.median(spans)) if len(spans) >= MIN_SPANS else None
 
 
 def _no_progress(stage: str, done: int, total: int) -> None:
@@ -415,7 +443,8 @@ def enrol_photo(
             for i in groups[g]
         ]  # fmt: skip
         face = card_cutout(frame, _box(card_xyxy[rows[0]]))
-        out.append(EnrolledCard(labels[j], wide, face, guesses[rows[0]]))
+        span = card_span([index_xyxy[i] for g in rows for i in groups[g]])
+        out.append(EnrolledCard(labels[j], wide, face, guesses[rows[0]], span))
     check_sharp(name, [c.crops for c in out], [str(c.card) for c in out])
     return out
 
@@ -532,7 +561,7 @@ def enrol(
         )
 
     def build(folder: Path) -> None:
-        enrolled: list[Card] = []
+        enrolled: list[EnrolledCard] = []
         read_as: dict[str, str] = {}
         for done, photo in enumerate(photos, start=1):
             try:
@@ -541,11 +570,17 @@ def enrol(
                 raise DeckError(str(exc)) from None
             cards = enrol_photo(models, frame, photo, family)
             _write_cards(folder, cards)
-            enrolled += [c.card for c in cards]
+            enrolled += cards
             read_as.update({str(c.card): c.read_as for c in cards if c.read_as != str(c.card)})
             progress("photos", done, len(photos))
         write_deck_file(
-            folder, name=name, family=family, cards=enrolled, photos=len(photos), read_as=read_as
+            folder,
+            name=name,
+            family=family,
+            cards=[c.card for c in enrolled],
+            photos=len(photos),
+            read_as=read_as,
+            corner_span=deck_span(enrolled),
         )
         head = adapt(StoredDeck.read(folder), models, kind=kind, progress=progress)
         head.save(folder / HEAD_FILE)
@@ -565,10 +600,12 @@ class FoundCard:
     crops: list[Frame]
     face: Frame
     xyxy: Box
+    span: float | None = None
+    """As `EnrolledCard.span`."""
 
     def enrolled(self, card: Card) -> EnrolledCard:
         """This card enrolled as `card` (the proposal confirmed or corrected)."""
-        return EnrolledCard(card, self.crops, self.face, str(self.proposal))
+        return EnrolledCard(card, self.crops, self.face, str(self.proposal), self.span)
 
 
 def find_cards(
@@ -602,6 +639,7 @@ def find_cards(
                 wide,
                 card_cutout(frame, box),
                 box,
+                card_span([index_xyxy[i] for i in rows]),
             )
         )
     check_sharp(name, [c.crops for c in found])
@@ -644,6 +682,7 @@ def store_enrolled(
             cards=[c.card for c in cards],
             photos=photos,
             read_as=read_as,
+            corner_span=deck_span(cards),
         )
         head = adapt(StoredDeck.read(folder), models, kind=kind, views=views, progress=progress)
         head.save(folder / HEAD_FILE)

@@ -123,6 +123,12 @@ class DeckHead:
     """The sure level chosen for the deck's own locator and reader
     (`datasets.deck_check`; None: the shipped models' level). Not part of the head's
     file; the deck's folder says (`StoredDeck.sure_read`)."""
+    corner_span: float | None = None
+    """How far apart the deck's opposite corner indices lie in index sizes
+    (`card_fit.corner_span`, the median over its enrolled cards that showed both; None
+    when too few did): the scan folds two corners of one card by it where the photo's
+    outlines misjudge the card's size (`physical.one_card_pairs`). Not part of the
+    head's file; the deck's folder says (`StoredDeck.corner_span`)."""
     complete: bool = False
     """Whether every card of the deck's family is enrolled (`StoredDeck.missing` is
     empty). Then the deck's own reader reads every crop (`reads`), not only those near

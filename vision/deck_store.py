@@ -140,6 +140,10 @@ class StoredDeck:
     read_as: dict[str, str] = field(default_factory=dict)
     """Enrolled cards the shipped reader read as another card in their photo (card ->
     its read): matched by elimination, worth a look at the labels."""
+    corner_span: float | None = None
+    """The deck's opposite corners apart in index sizes, measured on its enrolment
+    photos (`deck_enrol.deck_span`); None for a deck enrolled before it was measured,
+    or whose cards too seldom showed both corners."""
 
     @property
     def head_path(self) -> Path:
@@ -214,6 +218,7 @@ class StoredDeck:
             head,
             sure_read=self.sure_read if self.has_locator else None,
             complete=not self.missing(),
+            corner_span=self.corner_span,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -248,9 +253,20 @@ class StoredDeck:
                 photos=int(data.get("photos", 0)),
                 folder=folder,
                 read_as={str(k): str(v) for k, v in data.get("read_as", {}).items()},
+                corner_span=_span(data.get("corner_span")),
             )
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise DeckError(f"deck {folder.name}: {path.name} is unreadable ({exc})") from None
+
+
+def _span(value: object) -> float | None:
+    """`deck.json`'s corner span: a positive number, or None (absent in older decks)."""
+    if value is None:
+        return None
+    span = float(value)  # type: ignore[arg-type]
+    if not span > 0:
+        raise ValueError(f"corner_span {value!r} is not a positive number")
+    return span
 
 
 def write_deck_file(
@@ -261,6 +277,7 @@ def write_deck_file(
     cards: list[Card],
     photos: int,
     read_as: dict[str, str] | None = None,
+    corner_span: float | None = None,
 ) -> None:
     """`deck.json` of a deck being built (cards sorted in the family's deck order)."""
     order = {card: i for i, card in enumerate(cards_of_family(family))}
@@ -270,6 +287,7 @@ def write_deck_file(
         "cards": [str(c) for c in sorted(cards, key=lambda c: order.get(c, len(order)))],
         "photos": photos,
         "read_as": read_as or {},
+        "corner_span": None if corner_span is None else round(corner_span, 4),
     }
     (folder / DECK_FILE).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 

@@ -63,6 +63,7 @@ from .card_fit import (
     pair_fits,
     prior_axes,
     quad_fits,
+    span_length,
     twin_pairs,
 )
 from .readings import IndexReadings
@@ -148,7 +149,11 @@ def _fold_outlineless(cards: list[SeenCard], boxes: Float32Array, margin: float)
 
 
 def one_card_pairs(
-    cards: Sequence[SeenCard], *, outlined: bool = False, covered: bool = False
+    cards: Sequence[SeenCard],
+    *,
+    outlined: bool = False,
+    covered: bool = False,
+    span: float | None = None,
 ) -> list[tuple[float, int, int, bool]]:
     """(distance, i, j, across) for each two cards of one name, each read from one index
     with no outline (with `outlined`, or in two different outlines), that lie as two
@@ -180,11 +185,22 @@ def one_card_pairs(
     proposed as sure (`SeenCard.covered`); copies in a row have the indices of the
     cards between them in line (`_in_a_row`).
 
-    With no outline to tell the cards' size, there are none."""
+    `span` (a taught deck's, `card_fit.corner_span` at enrolment): two opposite corners
+    may also lie a card apart whose length their own index boxes tell
+    (`card_fit.span_length`), whatever the outlines say: on a taught deck whose locator
+    cut its cards at a printed band, the outlines measured half cards and each card of
+    a close-up stood twice (4 of the 4 wrong cards of a validation deck's steady
+    close-ups; docs/decks.md, 2026-12-05).
+
+    With no outline to tell the cards' size and no `span`, there are none."""
     held = [c for c in cards if c.box_id is not None]
-    if not held:
+    if not held and span is None:
         return []
-    length = float(np.median([max(c.xyxy[2] - c.xyxy[0], c.xyxy[3] - c.xyxy[1]) for c in held]))
+    lengths = (
+        [float(np.median([max(c.xyxy[2] - c.xyxy[0], c.xyxy[3] - c.xyxy[1]) for c in held]))]
+        if held
+        else []
+    )
     lone = [i for i, c in enumerate(cards) if len(c.index_xyxy) == 1]
     centres = [(i, point) for i, c in enumerate(cards) for point in c.index_centers]
 
@@ -201,10 +217,15 @@ def one_card_pairs(
                 continue
             corners = (a.index_xyxy[0], b.index_xyxy[0])
             rest = others(i, j)
-            if along_one_side(*corners, length) or on_one_diagonal(*corners, length, rest):
+            sizes = lengths + ([span_length(*corners, span)] if span is not None else [])
+            if any(along_one_side(*corners, n) for n in lengths) or any(
+                on_one_diagonal(*corners, n, rest) for n in sizes
+            ):
                 across = False
             elif (
-                covered and on_one_diagonal(*corners, length, nobody) and not _in_a_row(a, b, rest)
+                covered
+                and any(on_one_diagonal(*corners, n, nobody) for n in sizes)
+                and not _in_a_row(a, b, rest)
             ):
                 across = True
             else:
@@ -235,9 +256,13 @@ def _outlines_apart(a: SeenCard, b: SeenCard, *, outlined: bool) -> bool:
 
 
 def _fold_lone_pairs(
-    cards: list[SeenCard], *, outlined: bool = False, covered: bool = False
+    cards: list[SeenCard],
+    *,
+    outlined: bool = False,
+    covered: bool = False,
+    span: float | None = None,
 ) -> tuple[list[SeenCard], tuple[int, ...]]:
-    """The pairs `one_card_pairs` finds (`outlined` and `covered` as there), each made
+    """The pairs `one_card_pairs` finds (`outlined`, `covered`, `span` as there), each made
     one card; each card once. Returns the cards and the outlines folded away (a
     corner's own outline, when the card keeps its other corner's): read, so not
     outlines of a card left unread. The card keeps an outline of either corner; its box
@@ -245,7 +270,7 @@ def _fold_lone_pairs(
     merged: dict[int, SeenCard] = {}
     gone: set[int] = set()
     folded: list[int] = []
-    for _, i, j, across in one_card_pairs(cards, outlined=outlined, covered=covered):
+    for _, i, j, across in one_card_pairs(cards, outlined=outlined, covered=covered, span=span):
         if i in gone or j in gone or i in merged or j in merged:
             continue
         a, b = cards[i], cards[j]
@@ -307,6 +332,9 @@ class CardIdentifier:
     """Also fold one card's two corners lying in two outlines of their own, or with
     other cards' indices on its face (`one_card_pairs`, `outlined` and `covered`): for
     a hand, where cards pile across each other."""
+    corner_span: float | None = None
+    """A taught deck's opposite corners apart in index sizes (`card_fit.corner_span`,
+    measured at enrolment): pairs of corners fold by it too (`one_card_pairs`, `span`)."""
     rules: Rules | None = field(default=None)
 
     def identify(self, readings: IndexReadings, card_boxes: Float32Array) -> Identification:
@@ -332,6 +360,7 @@ class CardIdentifier:
             _fold_outlineless(cards, boxes, self.box_margin),
             outlined=self.split_outlines,
             covered=self.split_outlines,
+            span=self.corner_span,
         )
         foreign: tuple[int, ...] = ()
         if self.rules is not None:

@@ -139,6 +139,12 @@ class FrameReader(Protocol):
         doubts a name read twice within a card's reach, whatever its confidence)."""
         ...
 
+    @property
+    def corner_span(self) -> float | None:
+        """A taught deck's opposite corners apart in index sizes
+        (`physical.CardIdentifier.corner_span`); None without one."""
+        ...
+
     def read_frame(
         self,
         frame: Frame,
@@ -259,6 +265,12 @@ class CardModels:
     @property
     def taught(self) -> bool:
         return self.deck is not None
+
+    @property
+    def corner_span(self) -> float | None:
+        """The taught deck's opposite corners apart in index sizes, measured at its
+        enrolment (`deck_head.DeckHead.corner_span`); None without a deck."""
+        return self.deck.corner_span if self.deck is not None else None
 
     @property
     def named_read(self) -> float | None:
@@ -585,7 +597,9 @@ class CardPipeline:
             read_cache=ReadCache() if cache_reads else None,
             deck=deck,
         )
-        return cls(models, Reconstructor(rules, players, zones, role))
+        return cls(
+            models, Reconstructor(rules, players, zones, role, corner_span=models.corner_span)
+        )
 
     def with_table(
         self,
@@ -595,7 +609,10 @@ class CardPipeline:
         zones: ZoneConfig | None = None,
         role: str = "auto",
     ) -> CardPipeline:
-        return CardPipeline(self.models, Reconstructor(rules, players, zones, role))
+        return CardPipeline(
+            self.models,
+            Reconstructor(rules, players, zones, role, corner_span=self.models.corner_span),
+        )
 
     def __call__(self, frame: Frame) -> TableSnapshot:
         if frame.ndim != 3 or frame.shape[0] == 0 or frame.shape[1] == 0:

@@ -36,6 +36,8 @@ class Reconstructor:
     """What the rows are: `auto`, `melds` (a lay-down) or `hand` (see `Seating`)."""
     identifier: CardIdentifier = field(default_factory=CardIdentifier)
     grouper: RowGrouper = field(default_factory=RowGrouper)
+    corner_span: float | None = None
+    """A taught deck's corners apart in index sizes (`CardIdentifier.corner_span`)."""
 
     def __call__(
         self,
@@ -47,8 +49,14 @@ class Reconstructor:
         """`card_boxes` is (M, 4) xyxy of the face-up cards found."""
         identifier = self.identifier
         in_hand = self.role == "hand"  # cards pile across each other: split outlines
-        if identifier.rules is not self.rules or identifier.split_outlines is not in_hand:
-            identifier = replace(identifier, rules=self.rules, split_outlines=in_hand)
+        if (
+            identifier.rules is not self.rules
+            or identifier.split_outlines is not in_hand
+            or identifier.corner_span != self.corner_span
+        ):
+            identifier = replace(
+                identifier, rules=self.rules, split_outlines=in_hand, corner_span=self.corner_span
+            )
         found = identifier.identify(readings, card_boxes)
         seating = Seating(
             players=self.players,

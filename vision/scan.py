@@ -223,7 +223,9 @@ class PhotoScanner:
             height,
         )
         players = seats if kind is PhotoKind.TABLE else 1
-        reconstruct = Reconstructor(rules, players, zones, ROLES[kind])
+        reconstruct = Reconstructor(
+            rules, players, zones, ROLES[kind], corner_span=self.models.corner_span
+        )
         snapshot = reconstruct(reads.readings, reads.card_xyxy, width, height)
         snapshot = _place(snapshot, kind)
         snapshot = self._turned(self._read_upright(snapshot, image, rules), image)

@@ -84,17 +84,17 @@ class ZoomPass:
         the locator's input): sizes are judged as the locator saw them."""
         if not self.enabled:
             return False
-        cards = first.of_class("card")
+        cards = _holding_an_index(first)
         if len(cards) == 0:
             return True
-        return bool(np.median(_long_side(cards.xyxy)) * scale < self.small_card_px)
+        return bool(np.median(_long_side(cards)) * scale < self.small_card_px)
 
     def wants_shrink(self, first: Detections, scale: float = 1.0) -> bool:
         """Whether the first pass shows cards large enough for a half-size look."""
-        cards = first.of_class("card")
+        cards = _holding_an_index(first)
         if self.shrink >= 1.0 or len(cards) == 0:
             return False
-        return bool(np.median(_long_side(cards.xyxy)) * scale > self.large_card_px)
+        return bool(np.median(_long_side(cards)) * scale > self.large_card_px)
 
     def near_region(
         self, found: Detections, width: int, height: int
@@ -197,6 +197,36 @@ def _suppress(
                 continue
         kept.append(i)
     return np.asarray(kept, dtype=np.int64)
+
+
+def _holding_an_index(found: Detections) -> Float32Array:
+    """The card boxes of `found` that are the smallest holding the centre of an index
+    box it found (all of them when none holds one): the cards whose size says how large the photo's cards are (`ZoomPass.wanted`,
+    `wants_shrink`). A box holding no index is seldom a card (the scan drops such
+    outlines, `scan._outlines_with_an_index`), and on a taught deck's validation photos
+    its locator outlined the waves of a marbled cloth as cards a metre long: by them a
+    hand of 11-22 px indices from across the table took the half-size pass, not the
+    zoomed one, and lost its indices (docs/decks.md, 2026-12-05). When no card holds
+    an index found, every card box counts, as before: close up, the first pass often
+    misses indices too large for it, which is what the half-size pass is for."""
+    cards = found.of_class("card").xyxy
+    indices = found.of_class("index").xyxy
+    if not len(cards) or not len(indices):
+        return cards
+    centres = (indices[:, :2] + indices[:, 2:]) / 2
+    x, y = centres[None, :, 0], centres[None, :, 1]
+    inside = (
+        (x >= cards[:, None, 0])
+        & (x <= cards[:, None, 2])
+        & (y >= cards[:, None, 1])
+        & (y <= cards[:, None, 3])
+    )
+    if not inside.any():
+        return cards
+    area = np.prod(cards[:, 2:] - cards[:, :2], axis=1)
+    # Each index's smallest holder: a box over the whole hand holds indices too.
+    smallest = np.where(inside, area[:, None], np.inf).argmin(axis=0)[inside.any(axis=0)]
+    return cards[np.unique(smallest)]
 
 
 def _long_side(xyxy: Float32Array) -> Float32Array:

@@ -156,6 +156,10 @@ class RememberedReads:
     def taught(self) -> bool:
         return self.models.taught
 
+    @property
+    def corner_span(self) -> float | None:
+        return self.models.corner_span
+
     def read_frame(
         self,
         frame: np.ndarray,

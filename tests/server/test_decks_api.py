@@ -115,6 +115,8 @@ def test_teach_adapt_play_and_remove(
     assert sorted(deck["cards"]) == sorted(CARDS) and len(deck["missing"]) == 47
     stored = DeckStore(decks_dir(settings.data_dir)).get("home")
     assert stored.adapted and all(stored.crop_paths(c) for c in stored.cards)
+    # The page's cards measure the deck's corner span as `shanghai deck enroll` does.
+    assert stored.corner_span is not None and 4 < stored.corner_span < 12
     # its own locator, as `shanghai deck locator` leaves it (any valid locator file here)
     shutil.copyfile(default_models_dir() / DETECTOR_FILE, stored.locator_path)
     assert client.get("/api/decks/home").json()["locator"] is True
@@ -151,6 +153,9 @@ def test_teach_adapt_play_and_remove(
     assert client.delete(f"/api/decks/home/cards/{draft[0]['id']}").status_code == 204
     _adapted(client, app, "home")
     assert len(client.get("/api/decks/home").json()["cards"]) == 5
+    # The cards kept stand for the span they were measured with.
+    kept = DeckStore(decks_dir(settings.data_dir)).get("home")
+    assert kept.corner_span == pytest.approx(stored.corner_span, abs=1e-3)
 
     assert client.delete("/api/decks/home").status_code == 204
     assert client.get("/api/decks").json() == []

@@ -14,7 +14,16 @@ from shanghai.cli.main import main
 from shanghai.datasets.deck_photos import enrolment_photos
 from shanghai.datasets.decks import code_looks
 from shanghai.engine.cards import Card, DeckFamily
-from shanghai.vision.deck_enrol import SHARP_INDEX, enrol, match_pieces, read_labels
+from shanghai.vision.card_fit import corner_span
+from shanghai.vision.deck_enrol import (
+    MIN_SPANS,
+    SHARP_INDEX,
+    EnrolledCard,
+    deck_span,
+    enrol,
+    match_pieces,
+    read_labels,
+)
 from shanghai.vision.deck_store import DeckError, DeckStore
 from shanghai.vision.image_checks import edge_sharpness
 from shanghai.vision.pipeline import CardModels, models_installed
@@ -97,6 +106,30 @@ def test_re_enrolling_replaces_the_deck(photos: Path, models: CardModels, tmp_pa
     deck = enrol(store, "home", DeckFamily.STANDARD, rows[:1], models)
     assert sorted(map(str, deck.cards)) == sorted(CARDS[:3])
     assert store.names() == ["home"]
+
+
+def test_enrolment_measures_how_far_apart_the_decks_corners_lie(
+    photos: Path, models: CardModels, tmp_path: Path
+) -> None:
+    """The deck's corner span (its opposite corners apart in index sizes, the scan's
+    size for a card whose outlines mislead) is measured on the enrolment photos, as the
+    scan measures it: near what the look's own faces print, stored, and handed to the
+    deck's reading."""
+    deck = enrol(
+        DeckStore(tmp_path / "decks"), "home", DeckFamily.STANDARD, read_labels(photos), models
+    )
+    look = next(look for look in code_looks() if look.name == "code-classic")
+    printed = []
+    for card in CARDS:
+        a, b = look.render_face(Card.parse(card)).index_boxes[:2]
+        printed.append(corner_span(a, b))
+    assert deck.corner_span is not None
+    assert abs(deck.corner_span / float(np.median(printed)) - 1) < 0.15
+    assert DeckStore(tmp_path / "decks").get("home").head().corner_span == deck.corner_span
+    # Too few cards showing both corners measure nothing.
+    few = [EnrolledCard(Card.parse("7h"), [], None, "7h", 6.0)] * (MIN_SPANS - 1)
+    assert deck_span(few) is None
+    assert deck_span([*few, EnrolledCard(Card.parse("8s"), [], None, "8s", 9.0)]) == 6.0
 
 
 def _enrol_error(photos: Path, models: CardModels, tmp_path: Path, rows: list[tuple[str, str]],

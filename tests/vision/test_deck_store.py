@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -145,3 +146,21 @@ def test_a_deck_s_own_sure_level_is_stored_and_read(tmp_path: Path) -> None:
     deck.levels_path.write_text("{not json")
     with pytest.raises(DeckError, match=r"deck home: levels\.json is unreadable"):
         _ = deck.sure_read
+
+
+def test_a_deck_s_corner_span_is_stored_read_and_checked(tmp_path: Path) -> None:
+    """The span enrolment measures (`deck_enrol.deck_span`) lives in deck.json and
+    reaches the deck's reading; a deck stored before it was measured has none, and a
+    span that is no length is said, not taken."""
+    store = DeckStore(tmp_path)
+    deck = store.write("home", _builder(["Ah", "2c"]))
+    assert deck.corner_span is None
+    path = deck.folder / DECK_FILE
+    data = json.loads(path.read_text())
+    data["corner_span"] = 6.5
+    path.write_text(json.dumps(data))
+    assert store.get("home").corner_span == 6.5
+    data["corner_span"] = -1
+    path.write_text(json.dumps(data))
+    with pytest.raises(DeckError, match=r"deck home: deck\.json is unreadable \(corner_span"):
+        store.get("home")

@@ -9,6 +9,7 @@ import pytest
 
 from shanghai.engine.cards import Card
 from shanghai.engine.variant_files import find_variant
+from shanghai.vision.card_fit import corner_span
 from shanghai.vision.card_model import centre_from_index, turn
 from shanghai.vision.physical import (
     CardIdentifier,
@@ -288,6 +289,38 @@ def test_the_two_corners_of_a_card_in_two_outlines_are_one_card() -> None:
         folded, boxes = _fold_lone_pairs([owner, *others, top, halves[1]], outlined=True)
         assert len(folded) == 4 and boxes == ()
         assert next(c for c in folded if str(c.card) == "9c").box_id == 2
+
+
+def test_a_taught_decks_span_folds_the_corners_of_a_card_cut_in_halves() -> None:
+    """A taught deck printed with a band across the middle: its locator boxes each half
+    of a card, so every outline of the photo measures half a card and a card's two
+    corners, each in a half's outline, lie twice the outlines' length apart, too far
+    for one card by them (two 5B and two 11Y of a validation close-up). The deck's span,
+    its corners apart in index sizes measured at enrolment, tells the card's length
+    from the index boxes themselves; a deck whose corners lie further apart does not
+    fold them, and copies with a card between them stay two."""
+    half = SeenCard(
+        Card.parse("4s"), 0.9, (300, 100, 363, 144), index_xyxy=((302, 104, 311, 124),), box_id=0
+    )
+    others = [replace(half, box_id=k, card=Card.parse(n)) for k, n in ((3, "5s"), (4, "6s"))]
+    for turn_deg in (-15.0, 0.0, 20.0):
+        top, bottom = _diagonal_pair("9c", (120, 113), turn_deg)
+        span = corner_span(top.index_xyxy[0], bottom.index_xyxy[0])
+        halves = [_outlined(top, 1, grow=20.0), _outlined(bottom, 2, grow=20.0)]
+        cards = [half, *others, *halves]
+        assert len(_fold_lone_pairs(cards, outlined=True)[0]) == 5, turn_deg
+        folded, boxes = _fold_lone_pairs(cards, outlined=True, span=span)
+        assert sorted(str(c.card) for c in folded) == ["4s", "5s", "6s", "9c"], turn_deg
+        assert boxes == (2,)
+        assert len(_fold_lone_pairs(cards, outlined=True, span=1.5 * span)[0]) == 5
+        centre = (top.index_centers[0] + bottom.index_centers[0]) / 2
+        between = _outlined(_lone("Kh", *centre), 5)
+        assert len(_fold_lone_pairs([*cards, between], outlined=True, span=span)[0]) == 6
+    # With no outline at all in the photo, the span alone sizes the card.
+    pair = _diagonal_pair("8d", (120, 113), 0.0)
+    span = corner_span(pair[0].index_xyxy[0], pair[1].index_xyxy[0])
+    assert len(_fold_lone_pairs(pair)[0]) == 2
+    assert len(_fold_lone_pairs(pair, span=span)[0]) == 1
 
 
 def test_copies_in_two_outlines_with_a_card_between_stay_two() -> None:

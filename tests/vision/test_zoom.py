@@ -25,6 +25,21 @@ def test_runs_only_for_small_cards_and_only_when_enabled() -> None:
     assert not ZoomPass(zoom=1.0).wanted(small)
 
 
+def test_cards_are_judged_by_the_outlines_that_hold_an_index() -> None:
+    """A taught deck's locator outlined the waves of a marbled cloth as cards a metre
+    long around a small hand: judged by every outline, the photo took the half-size
+    pass and lost the hand's small indices. The outlines holding an index (each index's
+    smallest, a box over the whole hand holds some too) say the cards' size; with no
+    index in any outline, every outline counts, as close up the first pass misses
+    indices too large for it."""
+    hand = [(500, 500, 560, 584, 0.8, 0), (505, 505, 515, 521, 0.7, 1)]
+    cloth = [(0, 0, 900, 1200, 0.9, 0), (300, 0, 1300, 1100, 0.8, 0), (0, 300, 1000, 1300, 0.6, 0)]
+    zoom = ZoomPass(shrink=0.5)
+    assert zoom.wanted(_dets(hand + cloth)) and not zoom.wants_shrink(_dets(hand + cloth))
+    unread = [(500, 500, 560, 584, 0.8, 0), *cloth]  # the hand's index not found
+    assert zoom.wants_shrink(_dets(unread)) and not zoom.wanted(_dets(unread))
+
+
 def test_keeps_only_the_zoomed_pass_small_boxes_and_drops_duplicates() -> None:
     first = _dets([(100, 100, 112, 118, 0.4, 1), (0, 0, 60, 84, 0.9, 0)])
     zoomed = _dets(
