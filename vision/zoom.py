@@ -201,14 +201,16 @@ def _suppress(
 
 def _holding_an_index(found: Detections) -> Float32Array:
     """The card boxes of `found` that are the smallest holding the centre of an index
-    box it found (all of them when none holds one): the cards whose size says how large the photo's cards are (`ZoomPass.wanted`,
-    `wants_shrink`). A box holding no index is seldom a card (the scan drops such
-    outlines, `scan._outlines_with_an_index`), and on a taught deck's validation photos
-    its locator outlined the waves of a marbled cloth as cards a metre long: by them a
-    hand of 11-22 px indices from across the table took the half-size pass, not the
-    zoomed one, and lost its indices (docs/decks.md, 2026-12-05). When no card holds
-    an index found, every card box counts, as before: close up, the first pass often
-    misses indices too large for it, which is what the half-size pass is for."""
+    box it found (all of them when none holds one): the cards whose size says how large
+    the photo's cards are (`ZoomPass.wanted`, `wants_shrink`).
+
+    A box holding no index is seldom a card (the scan drops such outlines,
+    `scan._outlines_with_an_index`), and on a taught deck's validation photos its
+    locator outlined the waves of a marbled cloth as cards a metre long: by them a hand
+    of 11-22 px indices from across the table took the half-size pass, not the zoomed
+    one, and lost its indices (docs/decks.md, 2026-12-05). When no card holds an index
+    found, every card box counts, as before: close up, the first pass often misses
+    indices too large for it, which is what the half-size pass is for."""
     cards = found.of_class("card").xyxy
     indices = found.of_class("index").xyxy
     if not len(cards) or not len(indices):
@@ -226,7 +228,8 @@ def _holding_an_index(found: Detections) -> Float32Array:
     area = np.prod(cards[:, 2:] - cards[:, :2], axis=1)
     # Each index's smallest holder: a box over the whole hand holds indices too.
     smallest = np.where(inside, area[:, None], np.inf).argmin(axis=0)[inside.any(axis=0)]
-    return cards[np.unique(smallest)]
+    held: Float32Array = cards[np.unique(smallest)]
+    return held
 
 
 def _long_side(xyxy: Float32Array) -> Float32Array:
