@@ -372,8 +372,10 @@ benchmark's `--looks`): a tall condensed number font (Debian's Bebas Neue,
 `fonts.TEACH_FONT_FILES`), which no scene of any split draws. The two unseen-validation
 Rook looks are drawn in wide fonts, and after teaching they read 0.99 of their cards from
 across the table where the held-out test look, in a condensed font, read 0.87
-(docs/decks.md, 2026-12-05): the choices for teaching were made on decks unlike it. Kept
-out of `unseen_val_looks` so the unseen-validation split's figures stay comparable."""
+(docs/decks.md, 2026-12-05): the choices for teaching were made on decks unlike it.
+`rook-teach-band` adds the test look's other unseen trait, a band across the middle
+(training looks draw panels and circles), which the taught locator cuts cards in two at.
+Kept out of `unseen_val_looks` so the unseen-validation split's figures stay comparable."""
 
 
 # -- randomised training looks -------------------------------------------------------
