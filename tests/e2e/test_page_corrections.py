@@ -127,6 +127,9 @@ def test_correcting_a_finished_game(
     assert not page.locator("#undo-ask").is_visible()
     # another device changes the game while the question is open: refused, in words
     page.click("#undo-last")
+    # the folded question keeps its old words: wait for it to open again (its change read)
+    # before the other device posts, or the page could read the other device's change
+    page.wait_for_selector("#undo-ask", state="visible", timeout=TIMEOUT)
     wait_for_text(page, "#undo-ask", "Cy bought")
     other = page.request.post(
         f"{server.url}/api/games/{game}/rounds/2/buys", data={"player": 0, "by": "Bob's phone"}
