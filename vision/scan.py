@@ -314,8 +314,9 @@ class PhotoScanner:
         often: on 40 photos of the held-out Rook look read with a taught deck, 16 of 18
         cards read beyond what lay on the table were one card's two corners read as two
         cards (its wide band split the card's outline in two), against 2 misread. So
-        with a deck, a name read twice within a card's reach is never sure on its
-        confidence alone either."""
+        with a deck, a name read twice within a card's reach, or lying as another
+        card's opposite corner in a hand (`_corners_of_some_card`), is never sure,
+        whichever way it would be."""
         if (
             not card.outlined
             or card.covered
@@ -329,19 +330,17 @@ class PhotoScanner:
             return False
         if self.faces is not None and self.faces.contradicts(card.face, card.card):
             return False
+        taught_doubt = self.models.taught and (
+            _maybe_one_card(card, cards)
+            or (kind is PhotoKind.HAND and _corners_of_some_card(card, cards))
+        )
         if card.confidence >= self.sure_level:
-            return not (
-                self.models.taught
-                and (
-                    _maybe_one_card(card, cards)
-                    or (kind is PhotoKind.HAND and _corners_of_some_card(card, cards))
-                )
-            )
+            return not taught_doubt
         level = self.models.sure_name
         reading = card.score_reading if kind is PhotoKind.HAND else card.reading
         if level is None or reading is None or reading < level:
             return False
-        return not _maybe_one_card(card, cards)
+        return not (taught_doubt or _maybe_one_card(card, cards))
 
     def _card_corners(self, strays: tuple[Box, ...], image: Frame) -> tuple[Box, ...]:
         """The strays that may be a hidden card's corner: those the stray check does not

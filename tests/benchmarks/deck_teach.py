@@ -198,13 +198,14 @@ class Scene:
     truth: list[str] = field(default_factory=list)
 
 
-class _NamedCardModels(CardModels):
-    """A taught deck's models with the shipped name level on (`CardModels.sure_name` is
-    off while a deck reads): a benchmark-only row that says what the level would buy."""
+class _UnnamedCardModels(CardModels):
+    """A taught deck's models with the name level off, as a deck read by its head alone
+    has it (`CardModels.sure_name`): a benchmark-only row that says what the level buys
+    a deck with its own reader."""
 
     @property
     def sure_name(self) -> float | None:
-        return self.files.sure_name
+        return None
 
 
 def card_tally(scanner: PhotoScanner, rendered: Rendered, misses: str | None = None) -> Tally:
@@ -426,15 +427,15 @@ def run_look(
         taught = PhotoScanner.load(models_dir, deck=deck.head())
         taught_models = taught.models
         assert isinstance(taught_models, CardModels)
-        named = PhotoScanner.load(models_dir, deck=deck.head())
-        named.models.__class__ = _NamedCardModels
+        unnamed = PhotoScanner.load(models_dir, deck=deck.head())
+        unnamed.models.__class__ = _UnnamedCardModels
         # The test photos have their own draws: the same whatever the enrolment took
         # (a retake draws again), so two ways of teaching are read on the same photos.
         scene_rng = np.random.default_rng([seed, sum(look.name.encode()), SCENE_STREAM])
         scenes = [Scene(*hand_scene(look, scene_rng)) for _ in range(n_scenes)]
         before: dict[str, Tally] = defaultdict(Tally)
         after: dict[str, Tally] = defaultdict(Tally)
-        after_named: dict[str, Tally] = defaultdict(Tally)
+        after_unnamed: dict[str, Tally] = defaultdict(Tally)
         if misses:
             print(f"\n{look.name}: the taught scan's wrong and missed cards, photo by photo")
         for n, scene in enumerate(scenes):
@@ -442,10 +443,10 @@ def run_look(
             tallies = (
                 card_tally(shipped, scene.rendered),
                 card_tally(taught, scene.rendered, heading if misses else None),
-                card_tally(named, scene.rendered),
+                card_tally(unnamed, scene.rendered),
             )
             for key in ("all", scene.distance, f"{scene.distance}, {shake(scene.rendered)}"):
-                for tallied, tally in zip((before, after, after_named), tallies, strict=True):
+                for tallied, tally in zip((before, after, after_unnamed), tallies, strict=True):
                     tallied[key].add(tally)
             located_indices(models, scene)
         crops = [c for s in scenes for c in s.crops]
@@ -481,7 +482,7 @@ def run_look(
             f"  ({SHAKES[0][2:]}: the photo's blur under {SHAKEN_SHARE:g} of its median index"
             f" size; the labels drop an index smeared over {BLUR_MAX_SHARE:g} of its own)"
         )
-        print(f"  with the shipped name level too: all {after_named['all'].pr()}")
+        print(f"  with no name level (a head-only deck's): all {after_unnamed['all'].pr()}")
         print(
             f"  reader alone on {len(truth)} located indices: before {acc_before:.3f}  "
             f"after {acc_after:.3f}"

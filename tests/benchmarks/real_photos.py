@@ -102,7 +102,9 @@ def main(argv: list[str] | None = None) -> dict[str, list[Judged]]:
     parser.add_argument("--folder", type=Path, default=FOLDER)
     parser.add_argument("--models", type=Path)
     parser.add_argument("--deck", help="read with this taught deck")
-    parser.add_argument("--data-dir", type=Path, help="where the taught deck is kept")
+    parser.add_argument(
+        "--data-dir", type=Path, help="where the taught deck is kept (with --teach: kept there)"
+    )
     parser.add_argument("--teach", type=int, help="enrol from K single-card photos a card")
     parser.add_argument(
         "--locator",
@@ -118,11 +120,13 @@ def main(argv: list[str] | None = None) -> dict[str, list[Judged]]:
         return {}
     if args.teach:
         with tempfile.TemporaryDirectory() as tmp:
-            used = teach(args.folder, photos(args.folder), args.teach, Path(tmp), args.locator)
+            # With --data-dir the taught deck is kept there (`--deck real` reads it again).
+            root = args.data_dir or Path(tmp)
+            used = teach(args.folder, photos(args.folder), args.teach, root, args.locator)
             print("\nwithout the deck:")
             measure(args, None, used)
             print("\nwith the deck:")
-            return measure(args, taught_deck("real", Path(tmp)), used)
+            return measure(args, taught_deck("real", root), used)
     return measure(args, taught_deck(args.deck, args.data_dir) if args.deck else None, set())
 
 

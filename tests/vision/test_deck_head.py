@@ -223,15 +223,20 @@ def test_a_taught_deck_keeps_the_reading_to_its_family() -> None:
 
 
 @needs_models
-def test_a_taught_deck_reads_without_the_name_level() -> None:
-    """The name level (`sure_name`) was chosen on the shipped reader's probabilities; a
-    taught head's are its own, so while it reads only the sure level decides."""
+def test_a_deck_read_by_its_head_alone_reads_without_the_name_level() -> None:
+    """The name level (`sure_name`) was chosen on a reader's probabilities; a taught
+    head's are flatter, so while it reads only the sure level decides. A deck's own
+    fine-tuned reader reads in the head's place, and the level stands for it."""
     fingerprint = reader_fingerprint(default_models_dir() / "cards-reader.onnx")
     models = CardModels()
     assert models.files.sure_name is not None
     assert models.sure_name == models.files.sure_name
-    models.use_deck(_head(["7h", "8h"], reader=fingerprint))
-    assert models.sure_name is None
+    head = _head(["7h", "8h"], reader=fingerprint)
+    models.use_deck(head)
+    assert models.taught and models.sure_name is None
+    # A stand-in for the deck's fine-tuned reader: a copy of the shipped one.
+    models.use_deck(replace(head, own_reader=default_models_dir() / "cards-reader.onnx"))
+    assert models.own_reader is not None and models.sure_name == models.files.sure_name
     models.use_deck(None)
     assert models.sure_name == models.files.sure_name
 

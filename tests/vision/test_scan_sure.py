@@ -385,6 +385,32 @@ def test_taught_deck_two_corners_of_a_card_the_outlines_misjudge_are_marked() ->
     assert taught.is_sure(top, [*cards, between]) and taught.is_sure(bottom, [*cards, between])
 
 
+def test_taught_deck_corners_of_some_card_stay_marked_whatever_the_reader_says() -> None:
+    """The name level (`sure_name`) stands for a deck with its own reader, but the
+    taught doubts hold on that way too: the same two 14R corners, each read under the
+    sure level by a reader sure of its name, are marked with a taught deck and sure
+    with the shipped models (their name level's own rule)."""
+    patch = whole_kd(0.0)
+    top, bottom = (
+        replace(one_index("14R", box), confidence=0.5, reading=0.9995, score_reading=0.9995)
+        for box in ((608.0, 12.0, 636.0, 72.0), (816.0, 280.0, 844.0, 340.0))
+    )
+    cards = [patch, top, bottom]
+    reader = TableReader(MiniTable())
+    reader.sure_name = 0.999
+    shipped = PhotoScanner(reader)
+    assert shipped.is_sure(top, cards) and shipped.is_sure(bottom, cards)
+    taught_reader = TableReader(MiniTable())
+    taught_reader.sure_name = 0.999
+    taught_reader.taught = True
+    taught = PhotoScanner(taught_reader)
+    assert not taught.is_sure(top, cards) and not taught.is_sure(bottom, cards)
+    alone = [patch, top]  # no other 14R: the reader's name makes it sure
+    assert taught.is_sure(top, alone)
+    lower = replace(top, reading=0.99, score_reading=0.99)
+    assert not taught.is_sure(lower, [patch, lower])  # under the name level: marked
+
+
 def test_a_card_folded_across_another_is_never_sure_and_says_it_may_be_two() -> None:
     """Two corners folded into one card with other cards' indices on its face
     (`SeenCard.covered`): a guess between one card under another and two copies, so
