@@ -330,17 +330,20 @@ class PhotoScanner:
             return False
         if self.faces is not None and self.faces.contradicts(card.face, card.card):
             return False
-        taught_doubt = self.models.taught and (
-            _maybe_one_card(card, cards)
-            or (kind is PhotoKind.HAND and _corners_of_some_card(card, cards))
+        if card.confidence < self.sure_level:
+            level = self.models.sure_name
+            reading = card.score_reading if kind is PhotoKind.HAND else card.reading
+            if level is None or reading is None or reading < level:
+                return False
+            if _maybe_one_card(card, cards):
+                return False
+        return not (
+            self.models.taught
+            and (
+                _maybe_one_card(card, cards)
+                or (kind is PhotoKind.HAND and _corners_of_some_card(card, cards))
+            )
         )
-        if card.confidence >= self.sure_level:
-            return not taught_doubt
-        level = self.models.sure_name
-        reading = card.score_reading if kind is PhotoKind.HAND else card.reading
-        if level is None or reading is None or reading < level:
-            return False
-        return not (taught_doubt or _maybe_one_card(card, cards))
 
     def _card_corners(self, strays: tuple[Box, ...], image: Frame) -> tuple[Box, ...]:
         """The strays that may be a hidden card's corner: those the stray check does not
