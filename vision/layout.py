@@ -61,6 +61,21 @@ __all__ = [
 WHOLE_CORNERS = 3
 """A card with this many indices read is a four-index card seen whole (a covered card
 shows at most the two of one side; the fourth corner of a whole one is often unread)."""
+WHOLE_ALONG = 0.4
+"""The least cosine between a row's direction and the line joining two indices of one
+of its cards for them to be opposite corners (`_seen_whole`): across a card's width
+and length, a diagonal runs 0.5-0.6 of its length along a row spread sideways; the two
+corners of a covered card's leading side run across the row (cosine near 0)."""
+WHOLE_TURN = (0.25, 0.8)
+"""The sines of the angle between a card's own long axis (where fitted) and the line
+joining two of its indices for which they are opposite corners (`_seen_whole`): a
+diagonal between index centres lies 25-40 degrees from the axis (sine 0.4-0.65); a
+four-index deck's two corners of one long side lie along it, of one short side across
+it (sine 1). Either test alone misjudged right hands of the validation photos: a
+covered card's fitted axis can be off, and a row's line bends in a tilted photo."""
+WHOLE_SPAN = 3.0
+"""Two indices of one card this many index sizes apart or more can be opposite corners
+(a card's diagonal is about six index heights; two boxes of one corner overlap)."""
 GAP_STEPS = 1.7
 """A step between two neighbours of a row this many times the row's shortest step is a
 gap where a card may lie unseen (a card missed with no outline of its own, e.g. under a
@@ -454,7 +469,12 @@ def piled_cards(cards: Sequence[SeenCard], rows: Sequence[CardRow]) -> list[int]
     no word. On 800 generated validation hand photos (seeds 3101 and 3103) 86 of the 153
     loose piles hid a card's every index, and four of the six hands scored wrong in
     silence were such piles (or a fan card read twice where the pile rule also fires)."""
-    in_rows = {m for row in rows if len(row.members) >= 2 for m in row.members}
+    in_rows = {
+        m
+        for row in rows
+        if len(row.members) >= 2 and not _whole_inside(cards, row)
+        for m in row.members
+    }
     ends = {
         m for row in rows if len(row.members) >= LONG_ROW for m in (row.members[0], row.members[-1])
     }
@@ -472,6 +492,55 @@ def piled_cards(cards: Sequence[SeenCard], rows: Sequence[CardRow]) -> list[int]
         if touching and not _ends_a_row(k, touching, ends, cards):
             piled.append(k)
     return piled
+
+
+def _whole_inside(cards: Sequence[SeenCard], row: CardRow) -> bool:
+    """Whether a card of the row other than its two ends is seen whole (`_seen_whole`,
+    along the line from the card before it to the card after it).
+
+    Why: in a row or fan each card lies on the one before it and hides its trailing
+    corner, so only an end card shows two opposite corners. A card seen whole between
+    two others lies on both: the three are a pile whose indices happen to line up, and a
+    pile hides cards. A taught deck's validation photo (2026-12-05, fifth session): four
+    Rook cards dropped in a pile, the top one whole across the middle, two others read by
+    one corner each on either side of it, the fourth wholly beneath; grouped as a row of
+    three, nothing warned and the hand was a card short in silence."""
+    members = row.members
+    for before, middle, after in zip(members, members[1:], members[2:], strict=False):
+        line = (
+            cards[after].index_centers.mean(axis=0) - cards[before].index_centers.mean(axis=0)
+        ).astype(np.float64)
+        if _seen_whole(cards[middle], line):
+            return True
+    return False
+
+
+def _seen_whole(card: SeenCard, line: Float64Array) -> bool:
+    """Whether a card of a row shows corners that the next card would hide: three or
+    more indices (`WHOLE_CORNERS`), or two at least `WHOLE_SPAN` index sizes apart
+    whose offset runs along the row's `line` (cosine `WHOLE_ALONG` or more) and, where
+    the card's long axis was fitted, turned from it as a diagonal is (`WHOLE_TURN`), as
+    a card's opposite corners lie. The two corners a covered card shows lie on its
+    leading side, across the row: a four-index deck's two left corners in a row spread
+    sideways, its two top corners in one spread end to end."""
+    if len(card.index_xyxy) >= WHOLE_CORNERS:
+        return True
+    length = float(np.hypot(*line))
+    if len(card.index_xyxy) != 2 or length <= 0:
+        return False
+    a, b = card.index_centers.astype(np.float64)
+    d = b - a
+    span = float(np.hypot(*d))
+    boxes = np.asarray(card.index_xyxy, dtype=np.float64)
+    index = float(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]).mean())
+    if span < WHOLE_SPAN * index:  # one corner boxed twice says nothing of the card
+        return False
+    if abs(float(d @ line)) / (span * length) < WHOLE_ALONG:
+        return False
+    if card.axis is None:
+        return True
+    across = abs(float(d[0] * card.axis[1] - d[1] * card.axis[0])) / span
+    return WHOLE_TURN[0] <= across <= WHOLE_TURN[1]
 
 
 def _ends_a_row(k: int, touching: Sequence[int], ends: set[int], cards: Sequence[SeenCard]) -> bool:

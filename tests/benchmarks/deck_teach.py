@@ -16,7 +16,10 @@ the deck: card precision (right / (right + cards not on the table)) and recall (
 / cards with a readable index) per distance. The locator limits recall (an index it
 does not find, no reader can read), so the reader alone is shown too: the share of the
 located indices (IoU >= 0.5 with a visible true index) read right, before and after,
-which is what the deck's head can change.
+which is what the deck's head can change. Then each photo as a hand
+(`scan_eval.OUTCOMES`): exact, right but flagged, wrong and flagged, wrong in silence (a
+card missed or misread and no warning at all: a score entered wrong, which the card
+figures alone do not tell from a flagged miss).
 
 `--locator MINUTES` also adapts the locator to the enrolled deck for that long
 (`datasets.deck_locator`, the train extra), as `shanghai deck enroll --locator` does,
@@ -41,6 +44,7 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+from scan_eval import OUTCOMES, Judged
 
 from shanghai.datasets.deck_photos import cards_apart
 from shanghai.datasets.decks import DEFAULT_CACHE, all_looks, teach_val_looks, unseen_val_looks
@@ -172,6 +176,10 @@ class Tally:
     """Wrong cards proposed without the unsure mark (the scan's `sure`)."""
     marked: int = 0
     """Right cards proposed with the unsure mark: each costs the player a look."""
+    hands: Counter[str] = field(default_factory=Counter)
+    """Photos by `scan_eval.OUTCOMES`: a hand is right when its cards are every card on
+    the table, flagged when the scan warns at all. A card missed with no warning is a
+    hand scored wrong in silence, which the card figures do not show."""
 
     def add(self, other: Tally) -> None:
         self.right += other.right
@@ -179,6 +187,12 @@ class Tally:
         self.truth += other.truth
         self.silent += other.silent
         self.marked += other.marked
+        self.hands.update(other.hands)
+
+    def outcomes(self) -> str:
+        """The hands' outcomes in percent, in `scan_eval.OUTCOMES` order."""
+        n = max(1, self.hands.total())
+        return " / ".join(f"{100 * self.hands[o] / n:.1f}" for o in OUTCOMES) + "%"
 
     def pr(self) -> str:
         p = self.right / self.predicted if self.predicted else float("nan")
@@ -227,9 +241,12 @@ def card_tally(scanner: PhotoScanner, rendered: Rendered, misses: str | None = N
     sure = Counter(str(c.card) for c in cards if c.sure)
     silent = sum((sure & extra).values())
     marked = sum(((got - sure) & readable).values())
-    if misses is not None and (extra or readable - got):
-        print_misses(misses, rendered, snapshot, extra, readable - got)
-    return Tally(right, right + wrong, sum(readable.values()), silent, marked)
+    if misses is not None and got != on_table:
+        print_misses(misses, rendered, snapshot, extra, readable - got, on_table - got - readable)
+    hand = Judged("", got == on_table, tuple(w.code for w in snapshot.warnings))
+    tally = Tally(right, right + wrong, sum(readable.values()), silent, marked)
+    tally.hands[hand.outcome] += 1
+    return tally
 
 
 def print_misses(
@@ -238,11 +255,13 @@ def print_misses(
     snapshot: TableSnapshot,
     extra: Counter[str],
     missed: Counter[str],
+    hidden: Counter[str],
 ) -> None:
     """One photo's wrong cards (what the scan said of each: confidence, reading, sure,
-    outline, indices, and the true cards whose visible indices lie in its box) and its
+    outline, indices, and the true cards whose visible indices lie in its box), its
     missed cards (their visible index sizes, what the scan read there, if anything, and
-    how many it located but left unread, `TableSnapshot.unread`):
+    how many it located but left unread, `TableSnapshot.unread`) and the cards it missed
+    that show no readable index at all (`hidden`: only a warning can save that hand):
     what a change to the scan is chosen from."""
     labels = rendered.labels()
     truth = [
@@ -284,8 +303,12 @@ def print_misses(
             f"{' '.join(f'{s:.0f}px' for s in sizes)}; read there: {' '.join(there) or 'nothing'}"
             f"; {unread} of them located and left unread"
         )
+    if hidden:
+        print(f"      hidden, no index readable: {' '.join(sorted(hidden.elements()))}")
     for warning in snapshot.warnings:
         print(f"      warning {warning.code}: {warning.message}")
+    if not snapshot.warnings:
+        print("      no warning: a hand scored wrong in silence")
 
 
 def located_indices(models: CardModels, scene: Scene) -> None:
@@ -483,6 +506,13 @@ def run_look(
             f" size; the labels drop an index smeared over {BLUR_MAX_SHARE:g} of its own)"
         )
         print(f"  with no name level (a head-only deck's): all {after_unnamed['all'].pr()}")
+        print(f"  hands, {' / '.join(OUTCOMES)}:")
+        for key in ("close-up", "table", "all"):
+            if key in before:
+                print(
+                    f"    {key:<9} {before[key].hands.total():4d}: before "
+                    f"{before[key].outcomes()}  after {after[key].outcomes()}"
+                )
         print(
             f"  reader alone on {len(truth)} located indices: before {acc_before:.3f}  "
             f"after {acc_after:.3f}"
@@ -503,6 +533,7 @@ def run_look(
     }
     for key, tally in before.items():
         out[f"{key}_cards"] = float(tally.truth)
+        out[f"{key}_silent_hands_after"] = float(after[key].hands[OUTCOMES[3]])
         for when, t in (("before", tally), ("after", after[key])):
             out[f"{key}_precision_{when}"] = t.right / t.predicted if t.predicted else 1.0
             out[f"{key}_recall_{when}"] = t.right / t.truth if t.truth else 1.0

@@ -9,10 +9,12 @@ from __future__ import annotations
 import numpy as np
 from mini_table import MiniTable, TableReader
 
+from shanghai.engine.cards import Card
 from shanghai.engine.variant_files import find_variant
-from shanghai.vision.layout import RowGrouper, piled_cards
+from shanghai.vision.arrays import Box
+from shanghai.vision.layout import CardRow, RowGrouper, piled_cards
 from shanghai.vision.scan import PhotoKind, PhotoScanner
-from shanghai.vision.snapshot import TableSnapshot
+from shanghai.vision.snapshot import SeenCard, TableSnapshot
 
 RULES = find_variant("shanghai").rules(4)
 FRAME = np.random.default_rng(5).integers(60, 120, (900, 1200, 3), dtype=np.uint8)
@@ -114,3 +116,54 @@ def test_a_second_read_of_the_row_end_or_a_short_row_stays_piled() -> None:
     of three may be part of a loose pile."""
     assert row_and_card_on_its_end(["8d", "9d", "10d", "Jd"], "Jd")[1] == ["Jd"]
     assert row_and_card_on_its_end(["8d", "9d", "10d"], "2c")[1] == ["2c"]
+
+
+def lone(name: str, box: tuple[float, float, float, float]) -> SeenCard:
+    return SeenCard(Card.parse(name), 0.83, box, index_xyxy=(box,), reading=0.99)
+
+
+def lined_up_pile(top_corners: tuple[Box, Box]) -> list[SeenCard]:
+    """A taught deck's validation photo (2026-12-05, fifth session), halved: four Rook
+    cards dropped in a pile, the top one (7B, its outline the only one found) lying
+    across the middle, a 6B and a 3R beneath it read by one corner each, just beyond
+    its two corners; the fourth wholly beneath. `top_corners`: the 7B's two indices."""
+    return [
+        lone("6B", (369.0, 241.0, 394.0, 272.0)),
+        lone("3R", (667.0, 515.0, 694.0, 558.0)),
+        SeenCard(
+            Card.parse("7B"),
+            0.82,
+            (335.0, 255.0, 678.0, 572.0),
+            index_xyxy=top_corners,
+            box_id=0,
+            axis=(0.793, 0.609),
+            reading=0.99,
+        ),
+    ]
+
+
+OPPOSITE: tuple[Box, Box] = ((338.0, 385.0, 386.0, 423.0), (616.0, 394.0, 667.0, 428.0))
+"""The 7B's two indices as found: opposite corners, their offset along the line from the
+6B to the 3R."""
+
+
+def test_a_row_whose_middle_card_shows_both_corners_is_a_pile() -> None:
+    """In a row or fan each card hides the one before it up to its leading corner, so a
+    card seen whole lies at an end. Three cards lined up with the whole one in the
+    middle lie on each other: flagged, though the grouper takes them for a row."""
+    cards = lined_up_pile(OPPOSITE)
+    rows, _ = RowGrouper().group(cards)
+    assert [row.members for row in rows] == [(0, 2, 1)]  # a row, the 7B in the middle
+    assert sorted(str(cards[i].card) for i in piled_cards(cards, rows)) == ["3R", "6B", "7B"]
+
+
+def test_two_corners_of_a_covered_cards_leading_side_are_not_a_card_seen_whole() -> None:
+    """A four-index deck's card covered in a row shows the two corners of its leading
+    side, which lie across the row: the middle card's two indices so, one at each end of
+    a line square to the row's, the three stay a row."""
+    leading: tuple[Box, Box] = ((359.0, 515.0, 399.0, 555.0), (611.0, 245.0, 651.0, 285.0))
+    cards = lined_up_pile(leading)
+    row = CardRow(members=(0, 2, 1), side=(0.0, 0.0))
+    assert piled_cards(cards, [row]) == []
+    cards = lined_up_pile(OPPOSITE)
+    assert len(piled_cards(cards, [row])) == 3
