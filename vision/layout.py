@@ -44,6 +44,7 @@ import numpy.typing as npt
 
 from .arrays import Float64Array
 from .box_overlap import overlap_areas
+from .card_fit import corner_span
 from .orientation import body_vectors, card_axes, local_lengths
 from .snapshot import SeenCard
 
@@ -528,13 +529,11 @@ def _seen_whole(card: SeenCard, line: Float64Array) -> bool:
     length = float(np.hypot(*line))
     if len(card.index_xyxy) != 2 or length <= 0:
         return False
+    if corner_span(*card.index_xyxy) < WHOLE_SPAN:  # one corner boxed twice says nothing
+        return False
     a, b = card.index_centers.astype(np.float64)
     d = b - a
     span = float(np.hypot(*d))
-    boxes = np.asarray(card.index_xyxy, dtype=np.float64)
-    index = float(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]).mean())
-    if span < WHOLE_SPAN * index:  # one corner boxed twice says nothing of the card
-        return False
     if abs(float(d @ line)) / (span * length) < WHOLE_ALONG:
         return False
     if card.axis is None:
