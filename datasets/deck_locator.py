@@ -17,14 +17,15 @@ The same photos give the reader's training crops: every visible index, cut as th
 runtime cuts it (`crops.write_index_crops`), plus a few photos of the training looks
 that hold every card class (the classify data needs each class, and a reader fine-tuned
 on one deck alone would forget the others), and each enrolled index seen small and
-soft as from across the table (`enrolled_crops`, `LocatorPlan.enrolled_views`). The
-reader is then fine-tuned from the shipped weights for `reader_minutes`: the taught
-head on the shipped reader's features reads flat probabilities (a right read at a
-median 0.9, so most of a taught deck's cards were marked "check it"), while a reader
-trained on the deck's own prints reads them surely (docs/decks.md, the spike of
-2026-11-27). `DeckHead.apply` uses it where the head would read (a crop near an
-enrolled card; every crop of a deck enrolled whole, `DeckHead.reads`); elsewhere the
-shipped reading stays.
+soft as from across the table (`enrolled_crops`, `LocatorPlan.enrolled_views`); half
+of them are turned half a turn (`crops.half_turn`, `LocatorPlan.half_turned`), as the
+runtime reads every crop both ways up. The reader is then fine-tuned from the shipped
+weights for `reader_minutes`: the taught head on the shipped reader's features reads
+flat probabilities (a right read at a median 0.9, so most of a taught deck's cards were
+marked "check it"), while a reader trained on the deck's own prints reads them surely
+(docs/decks.md, the spike of 2026-11-27). `DeckHead.apply` uses it where the head
+would read (a crop near an enrolled card; every crop of a deck enrolled whole,
+`DeckHead.reads`); elsewhere the shipped reading stays.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ from shanghai.vision.deck_store import (
 from shanghai.vision.model_files import shipped_locator_weights, shipped_reader_weights
 from shanghai.vision.pipeline import CardModels
 
-from .crops import CROP_SIZE, write_index_crops
+from .crops import CROP_SIZE, half_turn, write_index_crops
 from .deck_check import CHECK_SCENES, check_deck
 from .decks import all_looks
 from .enrolled_crops import write_enrolled_crops
@@ -75,6 +76,16 @@ of the located indices of 40 validation photos right against 0.912 without them
 (table distance 0.940 against 0.900; docs/decks.md, 2026-12-02)."""
 
 
+HALF_TURNED = 0.5
+"""Share of the reader's training crops turned half a turn (`crops.half_turn`): the
+runtime reads every crop both ways up, and the deck's photos show few indices upside
+down. Measured by retraining a kept validation deck's reader alone on the same crops
+(80 validation photos each, docs/decks.md, 2026-12-05), of the located true indices
+read right and kept by the floor / kept wrong: rook-teach-band (538) 470-474 / 6-8
+before, 479-481 / 6-7 with half turned; code-unseen-00 (550) 499-504 / 4-5 before,
+502 / 4-5 after (a standard deck's reader already read both ways alike)."""
+
+
 def _no_progress(stage: str, done: int, total: int) -> None:
     """Progress is optional."""
 
@@ -96,6 +107,8 @@ class LocatorPlan:
     """What the step allows the parts with no time budget (scenes, exports, the check):
     it ends within `minutes + reader_minutes + overhead_minutes`, the two training
     budgets shrinking when the other parts run long (`step_budget`)."""
+    half_turned: float = HALF_TURNED
+    """Share of the reader's training crops turned half a turn (`HALF_TURNED`)."""
     class_photos: int = 24
     """Photos of the training looks' cards, every class in them, for the reader."""
     enrolled_views: int = ENROLLED_VIEWS
@@ -268,6 +281,8 @@ def teach_locator(
         if crops is not None and plan.enrolled_views > 0:
             rng = np.random.default_rng([plan.seed, 2])
             write_enrolled_crops(deck, crops, rng, plan.enrolled_views)
+        if crops is not None and plan.half_turned > 0:
+            half_turn(crops / "train", plan.half_turned, np.random.default_rng([plan.seed, 3]))
         scenes = time.monotonic() - started
         minutes = budget.locator_seconds(scenes, scenes) / 60
         clock = _TrainClock(progress, minutes)

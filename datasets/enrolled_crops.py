@@ -55,6 +55,14 @@ retrained alone on the same crops, 4 minutes). The whole step with them: 0.975 /
 (10 wrong) against 0.972 / 0.854 (11); on the three test looks 14 -> 9 wrong cards
 (docs/decks.md, 2026-12-04)."""
 
+CAST_SPREAD = 0.05
+"""Spread (standard deviation) of each colour channel's gain: light of another colour.
+Three times as much (0.15) was tried against a 1Y read 1Y 0.50 / 1R 0.50 under a teal
+light: on the band validation deck's 538 located indices, with half the crops half
+turned, 481 read right and kept with 5 wrong, against 479-481 with 6-7 at 0.05 (the
+reader retrained alone, docs/decks.md, 2026-12-05): no change beyond a retrain's own
+spread, so not kept."""
+
 
 def small_view(wide: Frame, rng: np.random.Generator) -> Frame:
     """One reader crop (`CROP_SIZE` square, BGR uint8) of a stored enrolment crop
@@ -93,7 +101,7 @@ def small_view(wide: Frame, rng: np.random.Generator) -> Frame:
         length = max(3, int(rng.uniform(2, max(3.0, SMEAR_REACH * index_px)))) | 1
         smear = motion_kernel(length, float(rng.uniform(0, math.pi)))
         view = np.asarray(cv2.filter2D(view, -1, smear), np.float32)
-    cast = rng.normal(1, 0.05, 3).astype(np.float32)
+    cast = rng.normal(1, CAST_SPREAD, 3).astype(np.float32)
     view = view * float(rng.uniform(0.65, 1.3)) * cast + float(rng.uniform(-30, 30))
     view += rng.standard_normal(view.shape).astype(np.float32) * float(rng.uniform(0.5, 6))
     out = np.clip(view, 0, 255).astype(np.uint8)
