@@ -16,16 +16,16 @@ forget the other decks; `LocatorPlan` holds the sizes and the time budgets.
 The same photos give the reader's training crops: every visible index, cut as the
 runtime cuts it (`crops.write_index_crops`), plus a few photos of the training looks
 that hold every card class (the classify data needs each class, and a reader fine-tuned
-on one deck alone would forget the others), and each enrolled index seen small and
-soft as from across the table (`enrolled_crops`, `LocatorPlan.enrolled_views`); half
-of them are turned half a turn (`crops.half_turn`, `LocatorPlan.half_turned`), as the
-runtime reads every crop both ways up. The reader is then fine-tuned from the shipped
-weights for `reader_minutes`: the taught head on the shipped reader's features reads
-flat probabilities (a right read at a median 0.9, so most of a taught deck's cards were
-marked "check it"), while a reader trained on the deck's own prints reads them surely
-(docs/decks.md, the spike of 2026-11-27). `DeckHead.apply` uses it where the head
-would read (a crop near an enrolled card; every crop of a deck enrolled whole,
-`DeckHead.reads`); elsewhere the shipped reading stays.
+on one deck alone would forget the others), and each enrolled index seen small and soft
+as from across the table (`enrolled_crops`, `LocatorPlan.enrolled_views`). Half of all
+these training crops are then turned half a turn (`crops.half_turn`,
+`LocatorPlan.half_turned`), as the runtime reads every crop both ways up. The reader is
+then fine-tuned from the shipped weights for `reader_minutes`: the taught head on the
+shipped reader's features reads flat probabilities (a right read at a median 0.9, so
+most of a taught deck's cards were marked "check it"), while a reader trained on the
+deck's own prints reads them surely (docs/decks.md, the spike of 2026-11-27).
+`DeckHead.apply` uses it where the head would read (a crop near an enrolled card; every
+crop of a deck enrolled whole, `DeckHead.reads`); elsewhere the shipped reading stays.
 """
 
 from __future__ import annotations
