@@ -30,6 +30,7 @@ from .read_cache import ReadCache
 from .readings import IndexReadings, restrict_probabilities, score_probabilities
 from .reconstruct import Reconstructor
 from .snapshot import TableSnapshot
+from .unshake import unshaken_reads
 from .zones import ZoneConfig
 from .zoom import NEAR_GAIN, ZoomPass, shifted, turned_boxes
 
@@ -248,6 +249,20 @@ class CardModels:
         self.detector = detector
         self.own_reader = own_reader
         self.deck = deck
+
+    @property
+    def unshakes(self) -> bool:
+        """Whether a still's indices are read again with its shake taken out
+        (`unshake`): with a taught deck's own reader, where it was measured, and never
+        for video read frame by frame (`turned` off, or a `read_cache`), which reads too
+        often to pay for the search. A settled frame of a live view is a still."""
+        return self.own_reader is not None and self.turned and self.read_cache is None
+
+    def _search_read(self, crops: list[Frame]) -> npt.NDArray[np.float32]:
+        """The deck's own reader on crops as cut, both ways up: what a kernel is judged
+        by (`unshake.find_shake`), at half the reads of `own_reading`."""
+        assert self.own_reader is not None
+        return self._both_ways(self.own_reader, crops)
 
     @functools.cached_property
     def reader_fingerprint(self) -> str:
@@ -519,6 +534,10 @@ class CardModels:
             raw = self.read_cache.read(frame, index_xyxy, classify_rows)
         else:
             raw = classify_rows(list(range(len(index_xyxy))))
+        if region is None and self.unshakes:
+            raw, _ = unshaken_reads(
+                frame, index_xyxy, index_conf, raw, self.classify, self._search_read
+            )
         family = self.deck.family if self.deck is not None else None
         probabilities = restrict_probabilities(raw, self.reader.names, rules, family)
         every = self._read_all(index_xyxy, index_conf, probabilities, rules)

@@ -459,15 +459,18 @@ def run_look(
         before: dict[str, Tally] = defaultdict(Tally)
         after: dict[str, Tally] = defaultdict(Tally)
         after_unnamed: dict[str, Tally] = defaultdict(Tally)
+        scan_seconds: dict[str, list[float]] = {"before": [], "after": []}
         if misses:
             print(f"\n{look.name}: the taught scan's wrong and missed cards, photo by photo")
         for n, scene in enumerate(scenes):
             heading = f"photo {n} ({scene.distance}, {shake(scene.rendered)})"
-            tallies = (
-                card_tally(shipped, scene.rendered),
-                card_tally(taught, scene.rendered, heading if misses else None),
-                card_tally(unnamed, scene.rendered),
-            )
+            started = time.perf_counter()
+            shipped_tally = card_tally(shipped, scene.rendered)
+            scan_seconds["before"].append(time.perf_counter() - started)
+            started = time.perf_counter()
+            taught_tally = card_tally(taught, scene.rendered, heading if misses else None)
+            scan_seconds["after"].append(time.perf_counter() - started)
+            tallies = (shipped_tally, taught_tally, card_tally(unnamed, scene.rendered))
             for key in ("all", scene.distance, f"{scene.distance}, {shake(scene.rendered)}"):
                 for tallied, tally in zip((before, after, after_unnamed), tallies, strict=True):
                     tallied[key].add(tally)
@@ -513,6 +516,12 @@ def run_look(
                     f"    {key:<9} {before[key].hands.total():4d}: before "
                     f"{before[key].outcomes()}  after {after[key].outcomes()}"
                 )
+        print(
+            "  scan time a photo, median / slowest: before "
+            + "  after ".join(
+                f"{np.median(t):.2f} / {max(t):.2f} s" for t in scan_seconds.values() if t
+            )
+        )
         print(
             f"  reader alone on {len(truth)} located indices: before {acc_before:.3f}  "
             f"after {acc_after:.3f}"

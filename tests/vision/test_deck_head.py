@@ -242,6 +242,34 @@ def test_a_deck_read_by_its_head_alone_reads_without_the_name_level() -> None:
 
 
 @needs_models
+def test_only_a_taught_deck_s_stills_are_searched_for_a_shake() -> None:
+    """`CardModels.unshakes` (`unshake`): measured with a deck's own reader only, and
+    too slow for a live view; a still read with it keeps every located index."""
+    from shanghai.vision.read_cache import ReadCache
+
+    fingerprint = reader_fingerprint(default_models_dir() / "cards-reader.onnx")
+    models = CardModels()
+    assert not models.unshakes
+    head = _head(["7h", "8h"], reader=fingerprint)
+    models.use_deck(head)
+    assert not models.unshakes  # the head alone reads: no reader of its own to search by
+    # A stand-in for the deck's fine-tuned reader: a copy of the shipped one.
+    own = replace(head, own_reader=default_models_dir() / "cards-reader.onnx", complete=True)
+    models.use_deck(own)
+    assert models.unshakes
+    assert not CardModels(read_cache=ReadCache(), deck=own).unshakes
+    assert not CardModels(turned=False, deck=own).unshakes
+    from fake_camera import card_frames
+    from shanghai.vision.unshake import Shake
+
+    sharp = card_frames(["7h", "8h", "Kd", "4s"], frames=1)[0]
+    shaken = cv2.filter2D(sharp, -1, Shake(length=9, angle=30.0).kernel())
+    found = models.read_frame(shaken)
+    assert len(found.readings) + len(found.unread) > 0
+    assert np.isfinite(found.readings.confidence).all()
+
+
+@needs_models
 def test_a_taught_deck_reads_with_its_own_sure_level() -> None:
     """A sure level chosen for the deck's own models (`DeckHead.sure_read`) replaces the
     shipped one while the deck reads; without one the shipped level stands."""
