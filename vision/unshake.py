@@ -3,10 +3,11 @@
 A hand that moves while the shutter is open smears the whole photo along one short
 stroke; a lens that missed its focus blurs it round. Either way the smear is one
 kernel for the whole frame, so it can be found once per photo and undone on each index
-crop by a Wiener deconvolution (`IndexPatch`). Which kernel: the one of `shakes()`
-under which the reader is surest of the photo's located indices on average (locating x
-reading: `find_shake`). A sharp photo's reads gain next to nothing from any kernel, so a
-photo whose best kernel gains less than `LEAST_GAIN` is left as it is.
+crop by a Wiener deconvolution (`IndexPatch`). Which kernel: the one of `shakes()` (those
+a frame of the photo's size can take: `Shake.fits`) under which the reader is surest of
+the photo's located indices on average (locating x reading: `find_shake`). A sharp
+photo's reads gain next to nothing from any kernel, so a photo whose best kernel gains
+less than `LEAST_GAIN` is left as it is.
 
 Why the reads are then the mean of each crop as cut and as unshaken, not the unshaken
 crop alone: the deconvolution rings around strong edges, and where the smear had left
@@ -14,7 +15,7 @@ an index readable, the ringing can mislead the reader. Two views that disagree m
 doubtful read (marked, or left unread), not a wrong one. On the two kept validation
 decks (80 hand photos each, `tests/benchmarks/deck_teach.py --keep`, docs/decks.md
 2026-12-05, seventh session), cards read right and wrong: rook-teach-band 408 / 8 (one
-unmarked) -> 413 / 4 (none), code-unseen-00 401 / 7 -> 407 / 8; the photos held still
+unmarked) -> 414 / 5 (none), code-unseen-00 401 / 7 -> 407 / 8; the photos held still
 read as before. Probed on the Rook deck with a finer search (git-ignored
 `data/exp/deblur_*.py`): the unshaken crop alone read 418 right and 15 wrong, and the
 whole photo deconvolved before locating (so the locator saw it sharp too) 420 / 12,
@@ -44,6 +45,7 @@ Read = Callable[[list[Frame]], npt.NDArray[np.float32]]
 
 __all__ = [
     "LEAST_GAIN",
+    "LONGEST_SHARE",
     "NOISE",
     "SEARCH_BOXES",
     "IndexPatch",
@@ -72,6 +74,16 @@ side, so 3-34 px on 12-megapixel photos."""
 ANGLE_STEP = 22.5
 SIGMAS = (1.0, 2.0, 3.0)
 """Focus blurs (Gaussian sigma, pixels) tried first."""
+LONGEST_SHARE = 0.015
+"""Longest shake tried, as a share of the photo's short side. A shake is a turn of the
+camera, so its length in pixels grows with the frame: the renderer's reach 10 px per
+720 (0.014). Without this bound, on the team's real photos (`real-dev`: 378x504 phone
+photos and 960x540 webcam frames, none shaken; read with a deck taught on them) the
+search found 9-23 px "shakes" on small photos and the hands read right fell from 94.6%
+to 91.9%, none silent either way (docs/decks.md, 2026-12-05, seventh session)."""
+WIDEST_SHARE = 0.0021
+"""Widest focus blur tried (Gaussian sigma), as a share of the short side: the
+renderer's reach 1.5 px per 720."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,18 +115,24 @@ class Shake:
             kernel = (line @ line.T).astype(np.float32)
         return kernel / max(float(kernel.sum()), 1e-6)
 
+    def fits(self, short_side: int) -> bool:
+        """Whether a photo `short_side` pixels high can be smeared this much
+        (`LONGEST_SHARE`, `WIDEST_SHARE`)."""
+        if self.length:
+            return self.length <= LONGEST_SHARE * short_side
+        return self.sigma <= WIDEST_SHARE * short_side
+
     def __str__(self) -> str:
         if self.length:
             return f"a {self.length} px shake at {self.angle:g} degrees"
         return f"a {self.sigma:g} px focus blur"
 
 
-def shakes() -> list[Shake]:
-    """The first kernels `find_shake` tries."""
+def shakes(short_side: int) -> list[Shake]:
+    """The first kernels `find_shake` tries on a photo `short_side` pixels high."""
     angles = np.arange(0.0, 180.0, ANGLE_STEP)
-    return [Shake(length=n, angle=float(a)) for n in LENGTHS for a in angles] + [
-        Shake(sigma=s) for s in SIGMAS
-    ]
+    every = [Shake(length=n, angle=float(a)) for n in LENGTHS for a in angles]
+    return [s for s in every + [Shake(sigma=s) for s in SIGMAS] if s.fits(short_side)]
 
 
 def _neighbours(best: Shake) -> list[Shake]:
@@ -237,9 +255,13 @@ def find_shake(
     def unshaken(shake: Shake) -> float:
         return score(read([patch.crop(shake) for patch in patches]))
 
-    tried: dict[Shake, float] = {s: unshaken(s) for s in shakes()}
+    side = min(image.shape[:2])
+    tried: dict[Shake, float] = {s: unshaken(s) for s in shakes(side)}
+    if not tried:
+        return None
     first = max(tried, key=tried.__getitem__)
-    tried.update({s: unshaken(s) for s in _neighbours(first) if s not in tried})
+    nearby = [s for s in _neighbours(first) if s.fits(side) and s not in tried]
+    tried.update({s: unshaken(s) for s in nearby})
     best = max(tried, key=tried.__getitem__)
     return best if tried[best] - baseline >= LEAST_GAIN else None
 

@@ -10,10 +10,12 @@ import pytest
 from shanghai.vision.crops import square_crop
 from shanghai.vision.unshake import (
     LEAST_GAIN,
+    LONGEST_SHARE,
     IndexPatch,
     Read,
     Shake,
     find_shake,
+    shakes,
     unshaken_reads,
 )
 
@@ -21,13 +23,14 @@ Box = tuple[float, float, float, float]
 
 
 def _table(seed: int = 3) -> tuple[npt.NDArray[np.uint8], list[Box]]:
-    """A grey table with six white cards' corners, each a dark rank in a sans font."""
+    """A grey table 1200x900 px with six white cards' corners, each a dark rank in a
+    sans font: a photo large enough for a 13 px shake (`LONGEST_SHARE`)."""
     rng = np.random.default_rng(seed)
-    image = np.full((360, 480, 3), 96, np.uint8)
+    image = np.full((900, 1200, 3), 96, np.uint8)
     image += rng.integers(0, 12, image.shape, dtype=np.uint8)
     boxes: list[Box] = []
     for k, rank in enumerate(("7", "10", "K", "4", "Q", "9")):
-        x, y = 40 + 140 * (k % 3), 40 + 160 * (k // 3)
+        x, y = 240 + 300 * (k % 3), 240 + 300 * (k // 3)
         cv2.rectangle(image, (x - 10, y - 10), (x + 90, y + 120), (235, 235, 235), -1)
         colour = (30, 30, 200) if k % 2 else (25, 25, 25)
         cv2.putText(image, rank, (x, y + 30), cv2.FONT_HERSHEY_SIMPLEX, 1.1, colour, 3)
@@ -89,6 +92,21 @@ def test_the_true_kernel_brings_an_index_crop_back_towards_its_sharp_look() -> N
         truth = square_crop(sharp, box)
         as_cut = _alike(square_crop(blurred, box), truth)
         assert _alike(IndexPatch(blurred, box).crop(shake), truth) > as_cut + 0.03
+
+
+def test_a_shake_longer_than_the_photo_allows_is_not_tried() -> None:
+    """A shake is a turn of the camera: in pixels, a share of the frame."""
+    assert Shake(length=13, angle=60.0).fits(900) and not Shake(length=13).fits(360)
+    assert all(s.fits(378) for s in shakes(378))
+    assert max(s.length for s in shakes(378)) <= LONGEST_SHARE * 378
+    assert len(shakes(378)) < len(shakes(3024))
+    sharp, boxes = _table()
+    small = np.ascontiguousarray(sharp[:360, :480])
+    read = _template_reader(small, boxes[:1])
+    smeared = _smeared(small, Shake(length=13, angle=60.0))
+    xyxy = np.array(boxes[:1], np.float32)
+    found = find_shake(smeared, xyxy, np.ones(1, np.float32), read)
+    assert found is None or found.fits(360)
 
 
 def test_an_index_at_the_photo_s_edge_is_cut_as_square_crop_cuts_it() -> None:
