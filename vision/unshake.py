@@ -241,7 +241,6 @@ def find_shake(
         return None
     order = np.argsort(-located)[:SEARCH_BOXES]
     boxes = [_xyxy(boxes_xyxy[i]) for i in order]
-    patches = [IndexPatch(image, box) for box in boxes]
     weights = located[order].astype(np.float64)
 
     def score(probabilities: npt.NDArray[np.float32]) -> float:
@@ -251,6 +250,7 @@ def find_shake(
     baseline = score(as_cut)
     if float(np.mean(weights)) - baseline < LEAST_GAIN:
         return None
+    patches = [IndexPatch(image, box) for box in boxes]
 
     def unshaken(shake: Shake) -> float:
         return score(read([patch.crop(shake) for patch in patches]))
