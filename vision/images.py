@@ -81,6 +81,14 @@ class DecodedImage:
         return int(self.bgr.shape[0])
 
 
+_PILLOW_OPEN = Image.open
+"""Pillow's own opener, taken when this module loads. ultralytics (the train extra)
+replaces `PIL.Image.open` for the whole process when it is imported: on bytes that are
+no image its opener tries to install a HEIF plugin and raises `ImportError`, so in a
+process that had trained a deck's locator a bad upload was a crash, not a refusal (the
+server's tests, run after the train extra's)."""
+
+
 def decode(data: bytes, *, max_pixels: int = MAX_PIXELS) -> DecodedImage:
     """Check and decode image bytes; raises `ImageRefused`."""
     if not data:
@@ -88,7 +96,7 @@ def decode(data: bytes, *, max_pixels: int = MAX_PIXELS) -> DecodedImage:
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
-            image = Image.open(io.BytesIO(data))
+            image = _PILLOW_OPEN(io.BytesIO(data))
         except UnidentifiedImageError:
             raise ImageRefused(
                 Refusal.NOT_AN_IMAGE,

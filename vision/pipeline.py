@@ -30,7 +30,7 @@ from .read_cache import ReadCache
 from .readings import IndexReadings, restrict_probabilities, score_probabilities
 from .reconstruct import Reconstructor
 from .snapshot import TableSnapshot
-from .unshake import unshaken_reads
+from .unshake import Shake, unshaken_reads
 from .zones import ZoneConfig
 from .zoom import NEAR_GAIN, ZoomPass, shifted, turned_boxes
 
@@ -102,6 +102,9 @@ class FrameReads:
     """The unread indices read in full, in `unread_xyxy`'s order (locating x reading
     under the floor): what the scan may still name when the reader is sure of it
     (`scan.named_surely`). None from a stand-in that gives only boxes and guesses."""
+    shake: Shake | None = None
+    """The shake found in the frame and taken out of its reads (`unshake`), if any:
+    the scan names it as the reason when it could not read everything."""
 
 
 class FrameReader(Protocol):
@@ -253,9 +256,11 @@ class CardModels:
     @property
     def unshakes(self) -> bool:
         """Whether a still's indices are read again with its shake taken out
-        (`unshake`): with a taught deck's own reader, where it was measured, and never
-        for video read frame by frame (`turned` off, or a `read_cache`), which reads too
-        often to pay for the search. A settled frame of a live view is a still."""
+        (`unshake`): with a taught deck's own reader, where it was measured to help; not
+        with the shipped models, where it cost hands read right on the real photos; and
+        never for video read frame by frame (`turned` off, or a `read_cache`), which
+        reads too often to pay for the search. A settled frame of a live view is a
+        still."""
         return self.own_reader is not None and self.turned and self.read_cache is None
 
     def _search_read(self, crops: list[Frame]) -> npt.NDArray[np.float32]:
@@ -534,8 +539,9 @@ class CardModels:
             raw = self.read_cache.read(frame, index_xyxy, classify_rows)
         else:
             raw = classify_rows(list(range(len(index_xyxy))))
+        shake = None
         if region is None and self.unshakes:
-            raw, _ = unshaken_reads(
+            raw, shake = unshaken_reads(
                 frame, index_xyxy, index_conf, raw, self.classify, self._search_read
             )
         family = self.deck.family if self.deck is not None else None
@@ -543,7 +549,9 @@ class CardModels:
         every = self._read_all(index_xyxy, index_conf, probabilities, rules)
         kept = self._kept(index_conf, probabilities)
         unread = every.take(~kept)
-        return FrameReads(every.take(kept), card_xyxy, unread.xyxy, unread.names, passes, unread)
+        return FrameReads(
+            every.take(kept), card_xyxy, unread.xyxy, unread.names, passes, unread, shake
+        )
 
     def _kept(
         self,

@@ -122,6 +122,7 @@ def _part(reads: FrameReads, region: Region, inside: bool = True) -> FrameReads:
         tuple(b for b, k in zip(reads.unread_best, unread, strict=True) if k),
         reads.passes,
         None if reads.unread is None else reads.unread.take(unread),
+        reads.shake,
     )
 
 

@@ -61,6 +61,18 @@ __all__ = ["FrameReader", "PhotoKind", "PhotoScanner", "ScanInputError"]
 SMALL_INDEX_PX = 14.0
 """Median index length (long side, pixels) under which cards are too small to read
 reliably (a whole-table webcam view puts indices at 8-14 px, where most go unread)."""
+SHAKEN_SHARE = 0.15
+"""Least smear of a found shake (`unshake.Shake.smear`), as a share of the median
+located index's long side, for the scan to name it as why it could not read
+everything. Chosen on the two kept validation decks' 80 hand photos each
+(`data/exp/shake_found.py`, git-ignored; docs/decks.md, 2026-12-05, eighth session):
+of the photos with a doubt, it names 18 of the 30 the renderer shook and 19 of the 97
+held still, 15 of which the renderer had blurred by 5 px or more (any shake found: 24
+of 30 and 38 of 97, 19 of those blurred less than 5 px). The sharpness of the whole
+photo (`image_checks`) named none of them. On the team's real photos (`real-dev`, read
+with a deck taught on them) it speaks on 6 of 296, none of them visibly shaken (378x504
+phone photos, each with a doubt of its own and a 5 px shake found, the longest such a
+photo allows): hence "may be"."""
 JOKER = "JK"
 DUPLICATE_COVER = 0.5
 """An unread index box this much covered by a read index box is the same index located
@@ -438,7 +450,14 @@ class PhotoScanner:
         doubt = not cards or bool(unread) or bool(unsure)
         if quality.dark and doubt:
             warnings.append(ScanWarning("dark", "the photo is too dark to read well: add light"))
-        if quality.blurred and doubt:
+        if doubt and _shaken(reads):
+            warnings.append(
+                ScanWarning(
+                    "blurred",
+                    "the photo may be smeared by a shake: hold the camera still and retake",
+                )
+            )
+        elif quality.blurred and doubt:
             warnings.append(ScanWarning("blurred", "the photo is blurred: hold still and retake"))
         if located and doubt and _index_height(reads) < SMALL_INDEX_PX:
             warnings.append(
@@ -817,6 +836,14 @@ def _covered(box: npt.NDArray[np.float32], others: npt.NDArray[np.float32]) -> f
     """The largest share of `box`'s area that one of `others` (K, 4) covers."""
     area = max(float((box[2] - box[0]) * (box[3] - box[1])), 1e-6)
     return float(overlap_areas(box, others).max()) / area
+
+
+def _shaken(reads: FrameReads) -> bool:
+    """Whether the frame's reads were found smeared by a shake (`unshake`) of at least
+    `SHAKEN_SHARE` of its indices' size: a reason for what the scan could not read that
+    a person can act on, where the sharpness of the whole photo (`ImageQuality.blurred`)
+    misses a shake the indices feel."""
+    return reads.shake is not None and reads.shake.smear >= SHAKEN_SHARE * _index_height(reads)
 
 
 def _index_height(reads: FrameReads) -> float:

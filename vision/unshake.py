@@ -22,8 +22,12 @@ whole photo deconvolved before locating (so the locator saw it sharp too) 420 / 
 against 417 / 7 for the mean; the true kernels (the renderer's) in place of the
 searched ones read no more.
 
-Only for a taught deck's stills (`CardModels.unshakes`): the shipped models' scans were
-not measured with it, and a live view reads too often to pay for the search.
+Only for a taught deck's stills (`CardModels.unshakes`). With the shipped models it
+read 4 more of 200 validation hands right (each split), but on the team's real photos,
+none shaken, it turned 2 of 296 hands read right wrong and tripled the scan's time
+(docs/decks.md, 2026-12-05, eighth session). A live view reads too often to pay for it.
+The shake found is kept with the reads (`FrameReads.shake`): the scan names it as the
+reason for what it could not read (`scan.SHAKEN_SHARE`).
 """
 
 from __future__ import annotations
@@ -115,6 +119,12 @@ class Shake:
             kernel = (line @ line.T).astype(np.float32)
         return kernel / max(float(kernel.sum()), 1e-6)
 
+    @property
+    def smear(self) -> float:
+        """How far the shake spreads a point, in pixels: the motion's length, or twice
+        the focus blur's sigma (the renderer's `blur_px` measure)."""
+        return float(self.length) if self.length else 2 * self.sigma
+
     def fits(self, short_side: int) -> bool:
         """Whether a photo `short_side` pixels high can be smeared this much
         (`LONGEST_SHARE`, `WIDEST_SHARE`)."""
@@ -160,18 +170,17 @@ and a mirrored border has no jump for it to ring from."""
 
 
 @functools.lru_cache(maxsize=1024)
-def _wiener(
-    rows: int, cols: int, shake: Shake
-) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-    """The kernel's spectrum at (rows, cols) (2 channels: re, im) and the Wiener
-    denominator |spectrum|^2 + `NOISE`: shared by every index of that size."""
+def _wiener(rows: int, cols: int, shake: Shake) -> npt.NDArray[np.float32]:
+    """The Wiener filter of `shake` at (rows, cols), 2 channels (re, im) to be taken
+    conjugate: the kernel's spectrum over |spectrum|^2 + `NOISE`. Shared by every index
+    of that size, so an index's deconvolution is one product per channel."""
     kernel = shake.kernel()
     psf = np.zeros((rows, cols), np.float32)
     psf[: kernel.shape[0], : kernel.shape[1]] = kernel
     psf = np.roll(psf, (-(kernel.shape[0] // 2), -(kernel.shape[1] // 2)), axis=(0, 1))
     spread = cv2.dft(psf, flags=cv2.DFT_COMPLEX_OUTPUT)
     power = spread[..., 0] ** 2 + spread[..., 1] ** 2 + NOISE
-    return np.asarray(spread, np.float32), np.asarray(power, np.float32)
+    return np.asarray(spread / power[..., None], np.float32)
 
 
 class IndexPatch:
@@ -214,10 +223,10 @@ class IndexPatch:
 
     def crop(self, shake: Shake) -> Frame:
         """The index's crop (`crops.square_crop`) with `shake` Wiener-deconvolved."""
-        spread, power = _wiener(*self.shape, shake)
+        wiener = _wiener(*self.shape, shake)
         channels = []
         for spectrum in self.spectra:
-            product = cv2.mulSpectrums(spectrum, spread, 0, conjB=True) / power[..., None]
+            product = cv2.mulSpectrums(spectrum, wiener, 0, conjB=True)
             channels.append(cv2.idft(product, flags=cv2.DFT_SCALE | cv2.DFT_REAL_OUTPUT))
         sharp = np.clip(cv2.merge(channels), 0, 255).astype(np.uint8)
         return square_crop(sharp, self.box_xyxy)

@@ -6,12 +6,16 @@ lay-down that were read right, and never one that was wrong (docs/vision.md)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from mini_table import MiniTable, TableReader
 
 from shanghai.engine.variant_files import find_variant
-from shanghai.vision.scan import PhotoKind, PhotoScanner
+from shanghai.vision.pipeline import FrameReads
+from shanghai.vision.scan import SHAKEN_SHARE, PhotoKind, PhotoScanner
 from shanghai.vision.snapshot import TableSnapshot
+from shanghai.vision.unshake import Shake
 
 RULES = find_variant("shanghai").rules(4)
 NOISE = np.random.default_rng(7).integers(0, 255, (900, 1200, 3), dtype=np.uint8)
@@ -66,6 +70,41 @@ def test_a_dark_photo_with_a_card_not_read_says_it_is_dark() -> None:
 def test_a_blurred_photo_is_flagged_only_with_a_doubt() -> None:
     assert "blurred" not in codes(scan(three(), BLURRED))
     assert "blurred" in codes(scan(three(), BLURRED, confidence=0.6))
+
+
+class Shaken(TableReader):
+    """The table read as `TableReader` reads it, with the shake the models found in the
+    frame (`FrameReads.shake`, `unshake.find_shake`)."""
+
+    def __init__(self, table: MiniTable, shake: Shake, confidence: float) -> None:
+        super().__init__(table, confidence)
+        self.shake = shake
+
+    def reads(self, found: FrameReads) -> FrameReads:
+        return replace(found, shake=self.shake)
+
+
+def test_a_shake_found_in_the_reads_is_named_as_the_reason_for_a_doubt() -> None:
+    """The whole photo looks sharp (NOISE), but the reads were found smeared by a shake
+    large for the indices: with a doubt, the scan says so; without one, it says
+    nothing; a shake small beside the indices is no reason."""
+    table = three()
+    index = float(np.median([max(b[2] - b[0], b[3] - b[1]) for b in table.measure()[0].xyxy]))
+    large = Shake(length=int(np.ceil(SHAKEN_SHARE * index)) + 1, angle=30.0)
+    small = Shake(length=max(1, int(SHAKEN_SHARE * index) - 2), angle=30.0)
+
+    def warned(shake: Shake, confidence: float) -> list[str]:
+        snapshot = PhotoScanner(Shaken(table, shake, confidence)).scan(
+            NOISE, rules=RULES, kind=PhotoKind.HAND
+        )
+        return [w.message for w in snapshot.warnings if w.code == "blurred"]
+
+    assert warned(large, 0.6) == [
+        "the photo may be smeared by a shake: hold the camera still and retake"
+    ]
+    assert warned(large, 0.9) == []  # read surely throughout
+    assert warned(small, 0.6) == []
+    assert warned(Shake(sigma=index), 0.6) != []  # a focus blur as wide
 
 
 def test_small_cards_are_flagged_only_with_a_doubt() -> None:
