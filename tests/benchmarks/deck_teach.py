@@ -180,6 +180,9 @@ class Tally:
     """Photos by `scan_eval.OUTCOMES`: a hand is right when its cards are every card on
     the table, flagged when the scan warns at all. A card missed with no warning is a
     hand scored wrong in silence, which the card figures do not show."""
+    blurred: int = 0
+    """Photos the scan told were blurred or shaken (the `blurred` warning): the reason a
+    person can act on for what a shaken photo leaves unread."""
 
     def add(self, other: Tally) -> None:
         self.right += other.right
@@ -188,6 +191,7 @@ class Tally:
         self.silent += other.silent
         self.marked += other.marked
         self.hands.update(other.hands)
+        self.blurred += other.blurred
 
     def outcomes(self) -> str:
         """The hands' outcomes in percent, in `scan_eval.OUTCOMES` order."""
@@ -246,6 +250,7 @@ def card_tally(scanner: PhotoScanner, rendered: Rendered, misses: str | None = N
     hand = Judged("", got == on_table, tuple(w.code for w in snapshot.warnings))
     tally = Tally(right, right + wrong, sum(readable.values()), silent, marked)
     tally.hands[hand.outcome] += 1
+    tally.blurred = int("blurred" in hand.flags)
     return tally
 
 
@@ -516,6 +521,15 @@ def run_look(
                     f"    {key:<9} {before[key].hands.total():4d}: before "
                     f"{before[key].outcomes()}  after {after[key].outcomes()}"
                 )
+        print(
+            "  photos told they are blurred or shaken, before / after: "
+            + ", ".join(
+                f"{key} {before[key].blurred} / {after[key].blurred} of {before[key].hands.total()}"
+                for d in ("close-up", "table")
+                for key in (f"{d}{band}" for band in SHAKES)
+                if key in before
+            )
+        )
         print(
             "  scan time a photo, median / slowest: before "
             + "  after ".join(

@@ -30,4 +30,5 @@ def test_deck_teaching_benchmark_runs(
     assert "before P" in out and "after P" in out and "reader alone" in out
     assert "the taught scan's wrong and missed cards, photo by photo" in out
     assert "hands, exact / right, flagged / wrong, flagged / wrong, silent:" in out
+    assert "photos told they are blurred or shaken, before / after: " in out
     assert 0 <= look["all_silent_hands_after"] <= 2
