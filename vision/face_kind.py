@@ -28,6 +28,7 @@ from .arrays import Box, Frame
 from .crops import square_crop
 from .model_files import ModelFiles
 from .onnx_models import OnnxClassifier
+from .readings import IndexReadings
 
 __all__ = [
     "FACE_CONTEXT",
@@ -52,6 +53,9 @@ CHECKED = ("court", "pips")
 """The kinds a read is checked against. On the unseen-look validation crops (the
 classifier after 5 epochs), 109 of 898 Rook crops and 87 of 146 jokers had their own
 kind under 0.05, against 31 of 924 courts and 8 of 3,158 pips."""
+RUNNER_UP_LEAST = 0.1
+"""Least reader probability of a read's second name for the face check to prefer it
+(`FaceCheck.chosen`)."""
 FACE_KINDS: tuple[str, ...] = ("court", "joker", "pips", "rook")
 """The face classifier's classes, in class-id order (ultralytics sorts its folders)."""
 
@@ -158,3 +162,59 @@ class FaceCheck:
         if card is not None and face_kind(card) == "joker":
             return self.joker_least is not None and agreement < self.joker_least
         return agreement < self.least
+
+    def chosen(self, frame: Frame, readings: IndexReadings) -> IndexReadings:
+        """`readings` with each court-or-pips read whose kind the face contradicts
+        (`contradicts`) named by the reader's second name instead, where that name is
+        of the other kind and the reader gives it at least `RUNNER_UP_LEAST`. The new
+        read keeps the reader's own probability of it (under a half, being second) and
+        its locating x reading follows, so it is proposed marked, never sure
+        (`scan.PhotoScanner.is_sure`: under the sure level and the name level).
+
+        Why: on a font it never saw, a deck's own reader still read a J as a 3 (a Jh
+        and a Js read 3h 0.55 and 3s 0.54, their J second), and marking the 3 left the
+        player to find the J. On one validation deck's 80 photos (code-unseen-00,
+        docs/decks.md, 2026-12-05, eighth session) 166 located true indices had a
+        court and a pip card as the reader's first two names: the choice turned those
+        two right, one wrong card into another wrong one, and none read right wrong."""
+        candidates = [
+            i
+            for i, (card, second, p) in enumerate(
+                zip(readings.cards, readings.second_names, readings.second_probability, strict=True)
+            )
+            if second
+            and p >= RUNNER_UP_LEAST
+            and face_kind(card) in CHECKED
+            and face_kind(Card.parse(second)) in CHECKED
+            and face_kind(Card.parse(second)) != face_kind(card)
+        ]
+        if not candidates:
+            return readings
+        boxes = [_box(readings.xyxy[i]) for i in candidates]
+        found = self.agreement(
+            frame, [(readings.cards[i], [b]) for i, b in zip(candidates, boxes, strict=True)]
+        )
+        switch = [
+            i for i, agreement in zip(candidates, found, strict=True) if self.contradicts(agreement)
+        ]
+        if not switch:
+            return readings
+        names = list(readings.names)
+        second_names = list(readings.second_names)
+        reading = readings.reader_probability.copy()
+        second = readings.second_probability.copy()
+        confidence = readings.confidence.copy()
+        score = readings.score_probability.copy()
+        for i in switch:
+            located = confidence[i] / max(float(reading[i]), 1e-6)
+            names[i], second_names[i] = second_names[i], names[i]
+            reading[i], second[i] = second[i], reading[i]
+            confidence[i] = located * reading[i]
+            score[i] = reading[i]
+        return IndexReadings(
+            readings.xyxy, tuple(names), confidence, reading, score, tuple(second_names), second
+        )
+
+
+def _box(row: npt.NDArray[np.float32]) -> Box:
+    return (float(row[0]), float(row[1]), float(row[2]), float(row[3]))

@@ -586,12 +586,25 @@ class CardModels:
         rules: Rules | None,
     ) -> IndexReadings:
         """Every index with its best class, however unsure."""
-        best = probabilities.argmax(axis=1)
-        reading = probabilities[np.arange(len(best)), best]
+        order = np.argsort(-probabilities, axis=1, kind="stable")
+        rows = np.arange(len(order))
+        best = order[:, 0]
+        reading = probabilities[rows, best]
         confidence = (index_conf * reading).astype(np.float32)
         score = score_probabilities(probabilities, self.reader.names, rules)
         names = tuple(self.reader.names[int(k)] for k in best)
-        return IndexReadings(index_xyxy, names, confidence, reading, score)
+        if probabilities.shape[1] < 2:
+            return IndexReadings(index_xyxy, names, confidence, reading, score)
+        second = order[:, 1]
+        return IndexReadings(
+            index_xyxy,
+            names,
+            confidence,
+            reading,
+            score,
+            tuple(self.reader.names[int(k)] for k in second),
+            probabilities[rows, second],
+        )
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,11 @@ class IndexReadings:
     """(N,) the reader's probability of each read's point value: summed over the names
     the game's rules make worth what the read name is worth (`score_probabilities`);
     None: not known apart (no rules), taken as `reading`."""
+    runner_up: tuple[str, ...] | None = None
+    """(N,) the reader's second name for each index ("" where none is known) and
+    `runner_up_reading` its probability (0 there): what a cue from outside the index
+    can prefer (`face_kind.FaceCheck.chosen`). None: none known."""
+    runner_up_reading: Float32Array | None = None
     cards: tuple[Card, ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -72,7 +77,15 @@ class IndexReadings:
         object.__setattr__(self, "confidence", confidence)
         object.__setattr__(self, "reading", reading)
         object.__setattr__(self, "score_reading", score)
+        runner_up = ("",) * len(xyxy) if self.runner_up is None else tuple(self.runner_up)
+        second = np.zeros(len(xyxy), np.float32)
+        if self.runner_up_reading is not None:
+            second = np.asarray(self.runner_up_reading, dtype=np.float32).reshape(-1)
+        if not len(runner_up) == len(second) == len(xyxy):
+            raise ValueError("readings need a runner-up name and probability for every index")
         object.__setattr__(self, "names", tuple(self.names))
+        object.__setattr__(self, "runner_up", runner_up)
+        object.__setattr__(self, "runner_up_reading", second)
         object.__setattr__(self, "cards", tuple(Card.parse(n) for n in self.names))
 
     @classmethod
@@ -85,12 +98,15 @@ class IndexReadings:
     def take(self, keep: BoolArray) -> IndexReadings:
         """The readings where `keep` (N,) is True."""
         names = tuple(n for n, k in zip(self.names, keep.tolist(), strict=True) if k)
+        second = tuple(n for n, k in zip(self.second_names, keep.tolist(), strict=True) if k)
         return IndexReadings(
             self.xyxy[keep],
             names,
             self.confidence[keep],
             self.reader_probability[keep],
             self.score_probability[keep],
+            second,
+            self.second_probability[keep],
         )
 
     def join(self, other: IndexReadings) -> IndexReadings:
@@ -101,6 +117,8 @@ class IndexReadings:
             np.concatenate([self.confidence, other.confidence]),
             np.concatenate([self.reader_probability, other.reader_probability]),
             np.concatenate([self.score_probability, other.score_probability]),
+            self.second_names + other.second_names,
+            np.concatenate([self.second_probability, other.second_probability]),
         )
 
     @property
@@ -116,6 +134,18 @@ class IndexReadings:
         set in `__post_init__`; `reading` where the maker gave none)."""
         assert self.score_reading is not None
         return self.score_reading
+
+    @property
+    def second_names(self) -> tuple[str, ...]:
+        """(N,) `runner_up`, set in `__post_init__` ("" where none is known)."""
+        assert self.runner_up is not None
+        return self.runner_up
+
+    @property
+    def second_probability(self) -> Float32Array:
+        """(N,) `runner_up_reading`, set in `__post_init__` (0 where none is known)."""
+        assert self.runner_up_reading is not None
+        return self.runner_up_reading
 
     @property
     def centers(self) -> Float32Array:

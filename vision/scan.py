@@ -234,6 +234,9 @@ class PhotoScanner:
             width,
             height,
         )
+        if self.faces is not None and self.models.taught:
+            # A taught deck's reads only, where it was measured (`FaceCheck.chosen`).
+            reads = replace(reads, readings=self.faces.chosen(image, reads.readings))
         players = seats if kind is PhotoKind.TABLE else 1
         reconstruct = Reconstructor(
             rules, players, zones, ROLES[kind], corner_span=self.models.corner_span

@@ -4,6 +4,7 @@ scan that marks a read whose kind the card around it contradicts."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +30,8 @@ from shanghai.vision.model_files import (
     ModelSettingsError,
     write_settings,
 )
-from shanghai.vision.pipeline import models_installed
+from shanghai.vision.pipeline import FrameReads, models_installed
+from shanghai.vision.readings import IndexReadings
 from shanghai.vision.scan import PhotoKind, PhotoScanner
 
 RULES = find_variant("shanghai").rules(4)
@@ -272,3 +274,79 @@ def test_the_warning_says_which_kind_each_doubted_read_looks_like() -> None:
     snapshot = scanner.scan(FRAME, rules=RULES, kind=PhotoKind.HAND)
     (unsure,) = [w for w in snapshot.warnings if w.code == "unsure"]
     assert unsure.message.endswith("check them; Kd, Qs look like pip cards")
+
+
+def _readings(
+    names: list[str], seconds: list[str], second_p: list[float], first_p: float = 0.55
+) -> IndexReadings:
+    boxes = np.array([[100 + 150 * k, 100, 140 + 150 * k, 150] for k in range(len(names))])
+    located = 0.8
+    return IndexReadings(
+        boxes.astype(np.float32),
+        tuple(names),
+        np.full(len(names), located * first_p, np.float32),
+        np.full(len(names), first_p, np.float32),
+        np.full(len(names), first_p, np.float32),
+        tuple(seconds),
+        np.asarray(second_p, np.float32),
+    )
+
+
+def test_a_read_the_face_contradicts_takes_the_reader_s_second_name_of_the_other_kind() -> None:
+    """A J of an unseen font read 3h 0.55, Jh second: the face shows a court, so the
+    read becomes Jh at the reader's 0.45, its locating x reading following (0.8 x
+    0.45), where no level makes it sure. A second name of the same kind, one the
+    reader barely gives, or a face that agrees changes nothing."""
+    courts = FaceCheck(OneKind("court", p=0.995), 0.02)
+    reads = _readings(["3h", "7c", "5d"], ["Jh", "8c", "Kd"], [0.45, 0.4, 0.05])
+    chosen = courts.chosen(FRAME, reads)
+    assert chosen.names == ("Jh", "7c", "5d")
+    assert chosen.second_names == ("3h", "8c", "Kd")
+    assert chosen.reader_probability[0] == pytest.approx(0.45)
+    assert chosen.second_probability[0] == pytest.approx(0.55)
+    assert chosen.confidence[0] == pytest.approx(0.8 * 0.45)
+    assert chosen.confidence[1:].tolist() == pytest.approx(reads.confidence[1:].tolist())
+    pips = FaceCheck(OneKind("pips", p=0.995), 0.02)
+    assert pips.chosen(FRAME, reads).names == ("3h", "7c", "5d")
+    # Reads with no second name known (a stand-in's) are left as they are.
+    plain = IndexReadings(reads.xyxy, reads.names, reads.confidence)
+    assert courts.chosen(FRAME, plain).names == plain.names
+
+
+def test_a_taught_deck_s_scan_proposes_the_face_s_choice_marked() -> None:
+    """Through the scan: with a taught deck (`FrameReader.taught`) the choice is made,
+    and the card it names is proposed unsure; the shipped models' scan keeps its read."""
+
+    class Taught(TableReader):
+        taught = True
+
+        def reads(self, found: FrameReads) -> FrameReads:
+            r = found.readings
+            return replace(
+                found,
+                readings=IndexReadings(
+                    r.xyxy,
+                    r.names,
+                    r.confidence,
+                    r.reader_probability,
+                    r.score_probability,
+                    tuple("Jh" if n == "3h" else "" for n in r.names),
+                    np.where(np.array([n == "3h" for n in r.names]), 0.45, 0.0),
+                ),
+            )
+
+    table = MiniTable()
+    table.card("3h", 300, 450)
+    courts = FaceCheck(OneKind("court", p=0.995), 0.02)
+    snapshot = PhotoScanner(Taught(table), faces=courts).scan(
+        FRAME, rules=RULES, kind=PhotoKind.HAND
+    )
+    assert [(str(c.card), c.sure) for c in snapshot.cards] == [("Jh", False)]
+
+    class Shipped(Taught):
+        taught = False
+
+    snapshot = PhotoScanner(Shipped(table), faces=courts).scan(
+        FRAME, rules=RULES, kind=PhotoKind.HAND
+    )
+    assert [(str(c.card), c.sure) for c in snapshot.cards] == [("3h", False)]
