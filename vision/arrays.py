@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["BoolArray", "Box", "Float32Array", "Float64Array", "Frame", "IntArray"]
+__all__ = ["BoolArray", "Box", "Float32Array", "Float64Array", "Frame", "IntArray", "as_box"]
 
 Frame = npt.NDArray[np.uint8]
 Float32Array = npt.NDArray[np.float32]
@@ -28,3 +28,8 @@ Float64Array = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 Box = tuple[float, float, float, float]
+
+
+def as_box(row: npt.NDArray[np.float32]) -> Box:
+    """One row of an (N, 4) box array as a `Box` of plain floats."""
+    return (float(row[0]), float(row[1]), float(row[2]), float(row[3]))

@@ -36,7 +36,7 @@ import numpy.typing as npt
 from shanghai.engine.cards import Card, DeckFamily, cards_of_family
 from shanghai.engine.errors import CardParseError
 
-from .arrays import Box, Frame
+from .arrays import Box, Frame, as_box
 from .assignment import assign
 from .card_fit import corner_span
 from .crops import CROP_SIZE, square_crop
@@ -253,10 +253,6 @@ def _found_cards(
     return [groups[g] for g in kept], index_xyxy, card_boxes, boxed
 
 
-def _box(xyxy: npt.NDArray[np.float32]) -> Box:
-    return (float(xyxy[0]), float(xyxy[1]), float(xyxy[2]), float(xyxy[3]))
-
-
 def _stray(
     g: int, boxes: npt.NDArray[np.float32], boxed: npt.NDArray[np.bool_], matched: set[int]
 ) -> bool:
@@ -335,7 +331,7 @@ def _read_in_family(
     groups, index_xyxy, card_xyxy, boxed = _found_cards(models, frame)
     if not groups:
         raise DeckError(f"{name}: no card found (lay the cards apart, face up, in good light)")
-    crops = [square_crop(frame, _box(box)) for box in index_xyxy]
+    crops = [square_crop(frame, as_box(box)) for box in index_xyxy]
     probabilities = models.features(crops)[0]
     mask = family_mask(models.reader.names, family)
     probabilities = np.where(mask[None, :], probabilities, 0.0)
@@ -436,13 +432,13 @@ def enrol_photo(
     for j, rows in sorted(matched.items()):
         wide = [
             square_crop(
-                frame, _box(index_xyxy[i]), size=ENROL_SIZE,
+                frame, as_box(index_xyxy[i]), size=ENROL_SIZE,
                 context=ENROL_CONTEXT,
             )
             for g in rows
             for i in groups[g]
         ]  # fmt: skip
-        face = card_cutout(frame, _box(card_xyxy[rows[0]]))
+        face = card_cutout(frame, as_box(card_xyxy[rows[0]]))
         span = card_span([index_xyxy[i] for g in rows for i in groups[g]])
         out.append(EnrolledCard(labels[j], wide, face, guesses[rows[0]], span))
     check_sharp(name, [c.crops for c in out], [str(c.card) for c in out])
@@ -628,10 +624,10 @@ def find_cards(
         shares = probabilities[rows].mean(axis=0)
         best = int(shares.argmax())
         wide = [
-            square_crop(frame, _box(index_xyxy[i]), size=ENROL_SIZE, context=ENROL_CONTEXT)
+            square_crop(frame, as_box(index_xyxy[i]), size=ENROL_SIZE, context=ENROL_CONTEXT)
             for i in rows
         ]
-        box = _box(card_xyxy[g])
+        box = as_box(card_xyxy[g])
         found.append(
             FoundCard(
                 Card.parse(models.reader.names[best]),

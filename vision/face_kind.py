@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from shanghai.engine.cards import Card, DeckFamily, Suit
 
-from .arrays import Box, Frame
+from .arrays import Box, Frame, as_box
 from .crops import square_crop
 from .model_files import ModelFiles
 from .onnx_models import OnnxClassifier
@@ -190,9 +190,8 @@ class FaceCheck:
         ]
         if not candidates:
             return readings
-        boxes = [_box(readings.xyxy[i]) for i in candidates]
         found = self.agreement(
-            frame, [(readings.cards[i], [b]) for i, b in zip(candidates, boxes, strict=True)]
+            frame, [(readings.cards[i], [as_box(readings.xyxy[i])]) for i in candidates]
         )
         switch = [
             i for i, agreement in zip(candidates, found, strict=True) if self.contradicts(agreement)
@@ -214,7 +213,3 @@ class FaceCheck:
         return IndexReadings(
             readings.xyxy, tuple(names), confidence, reading, score, tuple(second_names), second
         )
-
-
-def _box(row: npt.NDArray[np.float32]) -> Box:
-    return (float(row[0]), float(row[1]), float(row[2]), float(row[3]))

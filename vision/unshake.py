@@ -41,7 +41,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from .arrays import Frame
+from .arrays import Frame, as_box
 from .crops import CROP_CONTEXT, square_crop
 
 Read = Callable[[list[Frame]], npt.NDArray[np.float32]]
@@ -232,10 +232,6 @@ class IndexPatch:
         return square_crop(sharp, self.box_xyxy)
 
 
-def _xyxy(row: npt.NDArray[np.float32]) -> tuple[float, float, float, float]:
-    return (float(row[0]), float(row[1]), float(row[2]), float(row[3]))
-
-
 def find_shake(
     image: Frame,
     boxes_xyxy: npt.NDArray[np.float32],
@@ -249,7 +245,7 @@ def find_shake(
     if len(boxes_xyxy) == 0:
         return None
     order = np.argsort(-located)[:SEARCH_BOXES]
-    boxes = [_xyxy(boxes_xyxy[i]) for i in order]
+    boxes = [as_box(boxes_xyxy[i]) for i in order]
     weights = located[order].astype(np.float64)
 
     def score(probabilities: npt.NDArray[np.float32]) -> float:
@@ -289,5 +285,5 @@ def unshaken_reads(
     shake = find_shake(image, boxes_xyxy, located, search or read)
     if shake is None:
         return as_cut, None
-    unshaken = read([IndexPatch(image, _xyxy(box)).crop(shake) for box in boxes_xyxy])
+    unshaken = read([IndexPatch(image, as_box(box)).crop(shake) for box in boxes_xyxy])
     return ((as_cut + unshaken) / 2).astype(np.float32), shake
