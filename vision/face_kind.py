@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from shanghai.engine.cards import Card, DeckFamily, Suit
 
-from .arrays import Box, Frame, as_box
+from .arrays import BoolArray, Box, Frame, as_box
 from .crops import square_crop
 from .model_files import ModelFiles
 from .onnx_models import OnnxClassifier
@@ -56,6 +56,13 @@ kind under 0.05, against 31 of 924 courts and 8 of 3,158 pips."""
 RUNNER_UP_LEAST = 0.1
 """Least reader probability of a read's second name for the face check to prefer it
 (`FaceCheck.chosen`)."""
+SETTLED = 0.9
+"""Least share the face check gives one of an unread index's two kinds for it to name
+the index by that kind (`FaceCheck.settled`): a plain answer, not a lean."""
+PAIR_SHARE = 0.9
+"""Least probability the reader's first two names hold together for the face check to
+name an unread index (`FaceCheck.settled`): the reader's doubt must lie between those
+two names only."""
 FACE_KINDS: tuple[str, ...] = ("court", "joker", "pips", "rook")
 """The face classifier's classes, in class-id order (ultralytics sorts its folders)."""
 
@@ -182,11 +189,7 @@ class FaceCheck:
             for i, (card, second, p) in enumerate(
                 zip(readings.cards, readings.second_names, readings.second_probability, strict=True)
             )
-            if second
-            and p >= RUNNER_UP_LEAST
-            and face_kind(card) in CHECKED
-            and face_kind(Card.parse(second)) in CHECKED
-            and face_kind(Card.parse(second)) != face_kind(card)
+            if p >= RUNNER_UP_LEAST and _of_two_kinds(card, second)
         ]
         if not candidates:
             return readings
@@ -198,18 +201,82 @@ class FaceCheck:
         ]
         if not switch:
             return readings
-        names = list(readings.names)
-        second_names = list(readings.second_names)
-        reading = readings.reader_probability.copy()
-        second = readings.second_probability.copy()
-        confidence = readings.confidence.copy()
-        score = readings.score_probability.copy()
-        for i in switch:
-            located = confidence[i] / max(float(reading[i]), 1e-6)
-            names[i], second_names[i] = second_names[i], names[i]
-            reading[i], second[i] = second[i], reading[i]
-            confidence[i] = located * reading[i]
-            score[i] = reading[i]
-        return IndexReadings(
-            readings.xyxy, tuple(names), confidence, reading, score, tuple(second_names), second
+        return _second_named(readings, switch)
+
+    def settled(
+        self, frame: Frame, unread: IndexReadings, floor: float
+    ) -> tuple[BoolArray, IndexReadings]:
+        """Which of the `unread` indices (under the read floor) the face names, and
+        their reads: an index whose reader's first two names are a court and a pips card,
+        holding at least `PAIR_SHARE` together and enough for the floor (locating x the
+        two names' probabilities reaches `floor`), and whose face is plainly of one of those two
+        kinds (the check gives that kind at least `SETTLED`). The read takes that kind's
+        name with the reader's own probability of it, so locating x reading stays under
+        the floor and the card is proposed marked, never sure.
+
+        Why: a crisp 69 px Jh of a font no model saw was read Jh 0.51 / 3h 0.48 by its
+        deck's own reader (one view J, the other 3: docs/decks.md, 2026-12-05, ninth
+        session) with the locator at 0.79, just under the floor, and the card was left
+        out of the hand. The reader's doubt there is between two names of two kinds,
+        which is what the face check tells apart. On one validation deck's 80 photos
+        (code-unseen-00) it named five unread indices, all five right (two Jh, a 7h,
+        an As, a 3s): cards read right 408 -> 411 of 444, wrong cards 6 as before, none
+        unmarked. A settled read stays marked, so the hand keeps a flag. Not for the
+        shipped models: their upright reader reads each card again and made one settled
+        5s sure, and with the warnings about that unread corner gone, the hand's other
+        misread (a 10s read surely as 6s) became silent (unseen-look validation hands)."""
+        if not len(unread):
+            return np.zeros(0, dtype=bool), unread
+        both = unread.reader_probability + unread.second_probability
+        located = unread.confidence / np.maximum(unread.reader_probability, 1e-6)
+        candidates = [
+            i
+            for i, (card, second) in enumerate(zip(unread.cards, unread.second_names, strict=True))
+            if both[i] >= PAIR_SHARE
+            and located[i] * both[i] >= floor
+            and _of_two_kinds(card, second)
+        ]
+        named = np.zeros(len(unread), dtype=bool)
+        if not candidates:
+            return named, unread.take(named)
+        found = self.agreement(
+            frame, [(unread.cards[i], [as_box(unread.xyxy[i])]) for i in candidates]
         )
+        switch = []
+        for i, agreement in zip(candidates, found, strict=True):
+            if agreement is None:
+                continue
+            if agreement >= SETTLED:
+                named[i] = True
+            elif agreement <= 1 - SETTLED:
+                named[i] = True
+                switch.append(i)
+        return named, _second_named(unread, switch).take(named)
+
+
+def _of_two_kinds(card: Card, second: str) -> bool:
+    """Whether a read and its second name ("" for none) are a court and a pips card,
+    one of each: the doubt the face check can settle."""
+    return bool(second) and {face_kind(card), face_kind(Card.parse(second))} == set(CHECKED)
+
+
+def _second_named(readings: IndexReadings, switch: Sequence[int]) -> IndexReadings:
+    """`readings` with the reads at `switch` named by their second name: the reader's
+    probability of it becomes the read's, and locating x reading follows."""
+    if not switch:
+        return readings
+    names = list(readings.names)
+    second_names = list(readings.second_names)
+    reading = readings.reader_probability.copy()
+    second = readings.second_probability.copy()
+    confidence = readings.confidence.copy()
+    score = readings.score_probability.copy()
+    for i in switch:
+        located = confidence[i] / max(float(reading[i]), 1e-6)
+        names[i], second_names[i] = second_names[i], names[i]
+        reading[i], second[i] = second[i], reading[i]
+        confidence[i] = located * reading[i]
+        score[i] = reading[i]
+    return IndexReadings(
+        readings.xyxy, tuple(names), confidence, reading, score, tuple(second_names), second
+    )

@@ -31,7 +31,7 @@ import numpy.typing as npt
 from shanghai.engine.cards import Card
 from shanghai.engine.variants import Rules
 
-from .arrays import Box, Frame
+from .arrays import BoolArray, Box, Frame
 from .box_overlap import box_gaps, overlap_areas
 from .card_fit import in_line_between, on_one_diagonal
 from .deck_head import DeckHead
@@ -40,6 +40,7 @@ from .image_checks import ImageQuality, ScanInputError, assess, check_size
 from .layout import card_length
 from .physical import one_card_pairs
 from .pipeline import CardModels, CardPipeline, FrameReader, FrameReads
+from .readings import IndexReadings
 from .reconstruct import Reconstructor
 from .regions import Reread
 from .regions import reread as regional_read
@@ -235,8 +236,10 @@ class PhotoScanner:
             height,
         )
         if self.faces is not None and self.models.taught:
-            # A taught deck's reads only, where it was measured (`FaceCheck.chosen`).
+            # A taught deck's reads only, where it was measured (`FaceCheck.chosen`,
+            # `FaceCheck.settled`).
             reads = replace(reads, readings=self.faces.chosen(image, reads.readings))
+            reads = named_by_face(reads, self.faces, image, self.models.min_read)
         players = seats if kind is PhotoKind.TABLE else 1
         reconstruct = Reconstructor(
             rules, players, zones, ROLES[kind], corner_span=self.models.corner_span
@@ -713,12 +716,28 @@ def named_surely(reads: FrameReads, level: float | None) -> FrameReads:
     if level is None or reads.unread is None or not len(reads.unread.names):
         return reads
     sure = reads.unread.reader_probability >= level
-    if not sure.any():
+    return _read_after_all(reads, sure, reads.unread.take(sure))
+
+
+def named_by_face(reads: FrameReads, faces: FaceCheck, image: Frame, floor: float) -> FrameReads:
+    """`reads` with each unread index the face check names (`FaceCheck.settled`: the
+    reader torn between a court and a pips card, the face plainly one of them) read
+    after all, as a card proposed unsure."""
+    if reads.unread is None or not len(reads.unread.names):
         return reads
-    left = reads.unread.take(~sure)
+    named, readings = faces.settled(image, reads.unread, floor)
+    return _read_after_all(reads, named, readings)
+
+
+def _read_after_all(reads: FrameReads, named: BoolArray, readings: IndexReadings) -> FrameReads:
+    """`reads` with the unread indices at `named` moved to the reads as `readings`
+    (their reads, in the unread order)."""
+    if reads.unread is None or not named.any():
+        return reads
+    left = reads.unread.take(~named)
     return replace(
         reads,
-        readings=reads.readings.join(reads.unread.take(sure)),
+        readings=reads.readings.join(readings),
         unread_xyxy=left.xyxy,
         unread_best=left.names,
         unread=left,

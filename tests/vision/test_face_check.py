@@ -350,3 +350,73 @@ def test_a_taught_deck_s_scan_proposes_the_face_s_choice_marked() -> None:
         FRAME, rules=RULES, kind=PhotoKind.HAND
     )
     assert [(str(c.card), c.sure) for c in snapshot.cards] == [("3h", False)]
+
+
+def test_an_unread_index_torn_between_two_kinds_is_named_by_its_face() -> None:
+    """Under the floor a crisp J of an unseen font read 3h 0.50 / Jh 0.45: the face
+    shows a court, so the index is read Jh at the reader's 0.45 (its locating x reading
+    0.8 x 0.45 stays under the floor: proposed marked). The reader's doubt must lie
+    between those two names only (5d 0.50 / Kd 0.30 holds 0.8), the two must be of two
+    kinds (7c / 8c), the box must be located well enough for the floor, and the face
+    must say plainly which kind it is."""
+    floor = 0.4
+    unread = _readings(["3h", "5d", "7c"], ["Jh", "Kd", "8c"], [0.45, 0.30, 0.45], first_p=0.5)
+    courts = FaceCheck(OneKind("court", p=0.995), 0.02)
+    named, reads = courts.settled(FRAME, unread, floor)
+    assert named.tolist() == [True, False, False]
+    assert reads.names == ("Jh",) and reads.second_names == ("3h",)
+    assert reads.reader_probability[0] == pytest.approx(0.45)
+    assert reads.confidence[0] == pytest.approx(0.8 * 0.45)
+    # A face of pips keeps the reader's first name.
+    named, reads = FaceCheck(OneKind("pips", p=0.995), 0.02).settled(FRAME, unread, floor)
+    assert named.tolist() == [True, False, False] and reads.names == ("3h",)
+    # A face that only leans (court 0.5, pips 0.17: 0.75 court) names nothing.
+    named, _ = FaceCheck(OneKind("court", p=0.5), 0.02).settled(FRAME, unread, floor)
+    assert not named.any()
+    # Nor does a box the locator doubts (0.8 x 0.95 under a floor of 0.8).
+    named, _ = courts.settled(FRAME, unread, 0.8)
+    assert not named.any()
+
+
+def test_a_taught_deck_s_scan_proposes_an_unread_index_the_face_names() -> None:
+    """Through the scan: the card whose only corner the reader left under the floor
+    (3h 0.50 / Jh 0.45) is proposed as Jh, marked, with a taught deck; the shipped
+    models' scan still says it could not read it."""
+
+    class Taught(TableReader):
+        taught = True
+        min_read = 0.4
+
+        def reads(self, found: FrameReads) -> FrameReads:
+            n = len(found.unread_best)
+            return replace(
+                found,
+                unread_best=("3h",) * n,
+                unread=IndexReadings(
+                    found.unread_xyxy,
+                    ("3h",) * n,
+                    np.full(n, 0.8 * 0.5, np.float32),
+                    np.full(n, 0.5, np.float32),
+                    np.full(n, 0.5, np.float32),
+                    ("Jh",) * n,
+                    np.full(n, 0.45, np.float32),
+                ),
+            )
+
+    table = MiniTable()
+    table.card("Jh", 300, 450, readable=False)
+    courts = FaceCheck(OneKind("court", p=0.995), 0.02)
+    snapshot = PhotoScanner(Taught(table), faces=courts).scan(
+        FRAME, rules=RULES, kind=PhotoKind.HAND
+    )
+    assert [(str(c.card), c.sure) for c in snapshot.cards] == [("Jh", False)]
+    assert "unread" not in {w.code for w in snapshot.warnings}
+
+    class Shipped(Taught):
+        taught = False
+
+    snapshot = PhotoScanner(Shipped(table), faces=courts).scan(
+        FRAME, rules=RULES, kind=PhotoKind.HAND
+    )
+    assert snapshot.cards == ()
+    assert "unread" in {w.code for w in snapshot.warnings}
