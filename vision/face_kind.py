@@ -221,7 +221,8 @@ class FaceCheck:
         which is what the face check tells apart. On one validation deck's 80 photos
         (code-unseen-00) it named five unread indices, all five right (two Jh, a 7h,
         an As, a 3s): cards read right 408 -> 411 of 444, wrong cards 6 as before, none
-        unmarked. A settled read stays marked, so the hand keeps a flag. Not for the
+        unmarked. A settled read stays marked (unless the card's other corner is read
+        surely by the same name), so the hand keeps a flag. Not for the
         shipped models: their upright reader reads each card again and made one settled
         5s sure, and with the warnings about that unread corner gone, the hand's other
         misread (a 10s read surely as 6s) became silent (unseen-look validation hands)."""
