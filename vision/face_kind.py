@@ -209,8 +209,8 @@ class FaceCheck:
         """Which of the `unread` indices (under the read floor) the face names, and
         their reads: an index whose reader's first two names are a court and a pips card,
         holding at least `PAIR_SHARE` together and enough for the floor (locating x the
-        two names' probabilities reaches `floor`), and whose face is plainly of one of those two
-        kinds (the check gives that kind at least `SETTLED`). The read takes that kind's
+        two names' probabilities reaches `floor`), and whose face is plainly of one of
+        those two kinds (the check gives that kind at least `SETTLED`). The read takes that kind's
         name with the reader's own probability of it, so locating x reading stays under
         the floor and the card is proposed marked, never sure.
 
@@ -226,8 +226,6 @@ class FaceCheck:
         shipped models: their upright reader reads each card again and made one settled
         5s sure, and with the warnings about that unread corner gone, the hand's other
         misread (a 10s read surely as 6s) became silent (unseen-look validation hands)."""
-        if not len(unread):
-            return np.zeros(0, dtype=bool), unread
         both = unread.reader_probability + unread.second_probability
         located = unread.confidence / np.maximum(unread.reader_probability, 1e-6)
         candidates = [
