@@ -182,3 +182,28 @@ def test_a_box_two_read_cards_cover_little_of_is_a_card_unread(mini_table) -> No
     # Two read indices inside, but 0.6 of the box covered: a card of its own.
     unread = _unread_with(mini_table, ["10d", "8s", "4c"], ["8s", "4c"], 0.6)
     assert len(unread) == 1
+
+
+def _unread_beside_one_card(mini_table, scale: float):  # type: ignore[no-untyped-def]
+    """The unread boxes of a photo of one card read, plus an outline with no index
+    `scale` times the card's box, lying apart from it."""
+    table = mini_table()
+    table.card("10d", 300, 450)
+    readings, boxes = table.measure()
+    x0, y0, x1, y1 = boxes[0].tolist()
+    w, h = (x1 - x0) * scale, (y1 - y0) * scale
+    other = np.asarray([[700, 100, 700 + w, 100 + h]], np.float32)
+    found = CardIdentifier().identify(readings, np.vstack([boxes, other]))
+    return unread_boxes(np.vstack([boxes, other]), found.cards)
+
+
+def test_an_outline_far_larger_than_any_card_read_is_no_card(mini_table) -> None:  # type: ignore[no-untyped-def]
+    # On real photos a deck's locator outlined a patch of a blanket two to three cards
+    # large beside the one card read: no card is that large beside it.
+    assert len(_unread_beside_one_card(mini_table, 2.5)) == 0
+
+
+def test_an_outline_somewhat_larger_than_the_cards_read_is_still_a_card(mini_table) -> None:  # type: ignore[no-untyped-def]
+    # A card nearer the camera than the one read, or turned, boxes larger: it stays a
+    # card to add.
+    assert len(_unread_beside_one_card(mini_table, 1.5)) == 1
