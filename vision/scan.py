@@ -87,6 +87,10 @@ can lie "deep inside" it (an As missed in silence, validation seed 3107). Not dr
 index-sized boxes (at least 0.8 of the read indices' median side) there saved that one
 of 2,000 validation hands but flagged 2 hands and 2 lay-downs read right, and 2 real-dev
 photos read right (fifteenth session): not adopted."""
+FAR_CORNER_REACH = 0.5
+"""An unread index whose centre lies this near (a share of the read index's longer
+side) to where a card read at one corner has its other index printed is that card's
+own far index (`_far_corner_reads`)."""
 FAR_CARD = 0.15
 """Cards whose outlines' median long side is under this share of the photo's long side
 are at table distance (1,200 generated validation hands: 91-96% of those taken across
@@ -396,8 +400,10 @@ class PhotoScanner:
         self, snapshot: TableSnapshot, reads: FrameReads, quality: ImageQuality, image: Frame
     ) -> TableSnapshot:
         """Mark unsure reads and add the scan's own warnings to the reconstruction's."""
+        far = _far_corner_reads(reads, snapshot.cards)
         cards = tuple(
-            replace(c, sure=self.is_sure(c, snapshot.cards, snapshot.kind)) for c in snapshot.cards
+            replace(c, sure=i not in far and self.is_sure(c, snapshot.cards, snapshot.kind))
+            for i, c in enumerate(snapshot.cards)
         )
         warnings = [w for w in snapshot.warnings if w.code != "outside" or len(snapshot.seats) > 1]
         unsure = [i for i, c in enumerate(cards) if not c.sure]
@@ -409,7 +415,8 @@ class PhotoScanner:
                     f"{_count(len(unsure), 'read')} unsure ({names}): check "
                     + ("it" if len(unsure) == 1 else "them")
                     + self._face_note([cards[i] for i in unsure])
-                    + _count_note(cards, unsure, snapshot.kind, taught=self.models.taught),
+                    + _count_note(cards, unsure, snapshot.kind, taught=self.models.taught)
+                    + _far_note(cards, far),
                     tuple(unsure),
                 )
             )
@@ -419,7 +426,8 @@ class PhotoScanner:
                 ScanWarning("joker", "a card looks like a joker but could not be read: add it")
             )
         else:
-            corners = self._card_corners(_stray_corners(reads, cards, unread), image)
+            own = frozenset(k for k, _ in far.values())
+            corners = self._card_corners(_stray_corners(reads, cards, unread, own), image)
             if corners:
                 n = len(corners)
                 warnings.append(
@@ -770,8 +778,57 @@ def _joker_unread(
     ) and (len(unread) > 0 or not cards)
 
 
+def _far_corner_reads(reads: FrameReads, cards: Sequence[SeenCard]) -> dict[int, tuple[int, str]]:
+    """For each card read at one corner whose far index was located but read as another
+    card: its position in `cards` -> (that index's position among the unread, the
+    reader's best guess there). The far index lies opposite the read one through the
+    card outline's centre (`FAR_CORNER_REACH`).
+
+    Why: such a corner was warned of as a hidden card ("a card corner seen but not
+    read"), and that sent a person looking for a card that is not there. On the real
+    photos of one deck a turned Ad's far index read Ah 0.29, a Jc's 5c 0.57, on photos
+    of that one card read right; on a validation hand (val-unseen 3301, hand-0169) a Qc
+    was read Qs at one corner and Qc at the other. The two corners disagreeing is a
+    doubt about the card read, so the card is marked with the other corner's name
+    (`_far_note`), and the corner is no hidden card's."""
+    out: dict[int, tuple[int, str]] = {}
+    boxes = reads.unread_xyxy.reshape(-1, 4)
+    for k, (box, guess) in enumerate(zip(boxes, reads.unread_best, strict=True)):
+        x, y = float(box[0] + box[2]) / 2, float(box[1] + box[3]) / 2
+        for i, card in enumerate(cards):
+            if i not in out and str(card.card) != guess and _at_far_corner(x, y, card):
+                out[i] = (k, guess)
+                break
+    return out
+
+
+def _at_far_corner(x: float, y: float, card: SeenCard) -> bool:
+    """Whether a point lies where `card`, read at one index with its outline matched,
+    has its other index: opposite the read one through the outline's centre, within
+    `FAR_CORNER_REACH` of the read index's longer side."""
+    if card.box_id is None or len(card.index_xyxy) != 1:
+        return False
+    ix0, iy0, ix1, iy1 = card.index_xyxy[0]
+    x0, y0, x1, y1 = card.xyxy
+    far_x, far_y = x0 + x1 - (ix0 + ix1) / 2, y0 + y1 - (iy0 + iy1) / 2
+    reach = FAR_CORNER_REACH * max(ix1 - ix0, iy1 - iy0)
+    return bool(np.hypot(x - far_x, y - far_y) <= reach)
+
+
+def _far_note(cards: Sequence[SeenCard], far: dict[int, tuple[int, str]]) -> str:
+    """What the far corners of the unsure reads say ("; Qs: its other corner reads
+    Qc"); empty when no far corner disagrees."""
+    return "".join(
+        f"; {cards[i].card}: its other corner reads {guess}"
+        for i, (_, guess) in sorted(far.items())
+    )
+
+
 def _stray_corners(
-    reads: FrameReads, cards: Sequence[SeenCard], unread: Sequence[Box] = ()
+    reads: FrameReads,
+    cards: Sequence[SeenCard],
+    unread: Sequence[Box] = (),
+    own: frozenset[int] = frozenset(),
 ) -> tuple[Box, ...]:
     """Indices located but not read that tell of a card the scan did not read: lying on
     no card read and on no outline already counted unread (the same card), or on read
@@ -780,7 +837,8 @@ def _stray_corners(
     pushed under the others in a loose pile often shows nothing but a sliver of one
     corner; counted as nothing, its points went missing without a word (half of the
     silent errors on 400 validation hand photos). A card's own far corner, too blurred
-    or cut to read, is most often guessed as that card and stays silent; so does a
+    or cut to read, is most often guessed as that card and stays silent; guessed as
+    another card (`own`, `_far_corner_reads`) it marks that card instead; so does a
     pip or a court card's art found deep inside a read card's box (`PIP_MARGIN`).
 
     That last rule, replayed over the seventh model's reads of the scan's validation
@@ -792,7 +850,9 @@ def _stray_corners(
     boxes = reads.unread_xyxy.reshape(-1, 4)
     read = reads.readings.xyxy.reshape(-1, 4)
     out: list[Box] = []
-    for box, guess in zip(boxes, reads.unread_best, strict=True):
+    for k, (box, guess) in enumerate(zip(boxes, reads.unread_best, strict=True)):
+        if k in own:  # a read card's own far corner (`_far_corner_reads`)
+            continue
         if len(read) and _covered(box, read) >= DUPLICATE_COVER:
             continue
         cx, cy = float(box[0] + box[2]) / 2, float(box[1] + box[3]) / 2

@@ -9,6 +9,8 @@ import numpy as np
 from mini_table import MiniTable, TableReader, WithUnread
 
 from shanghai.engine.variant_files import find_variant
+from shanghai.vision.pipeline import FrameReads
+from shanghai.vision.readings import IndexReadings
 from shanghai.vision.scan import PhotoKind, PhotoScanner
 
 RULES = find_variant("shanghai").rules(4)
@@ -170,3 +172,50 @@ def test_a_corner_in_line_between_two_neighbours_of_a_laid_run_is_warned() -> No
         FRAME, rules=RULES, kind=PhotoKind.LAY_DOWN
     )
     assert "corner" in [w.code for w in snapshot.warnings]
+
+
+class OneCornerRead(WithUnread):
+    """The table read at each card's first index only; the given unread indices added."""
+
+    def reads(self, found: FrameReads) -> FrameReads:
+        out = super().reads(found)
+        first = out.readings
+        return FrameReads(
+            IndexReadings(first.xyxy[:1], first.names[:1], first.confidence[:1]),
+            out.card_xyxy,
+            out.unread_xyxy,
+            out.unread_best,
+        )
+
+
+def test_a_cards_far_corner_read_as_another_card_marks_that_card() -> None:
+    """A lone card read at one corner, its far corner located but guessed as another
+    card: the corners disagree about the card, so the card is checked ("Kd: its other
+    corner reads 4d"), and no hidden card is warned of."""
+    table = MiniTable()
+    table.card("Kd", 600, 450)
+    readings, _ = table.measure()
+    assert readings.names == ("Kd", "Kd")
+    far = tuple(float(v) for v in readings.xyxy[1])
+    snapshot = PhotoScanner(OneCornerRead(table, [(far, "4d")])).scan(
+        FRAME, rules=RULES, kind=PhotoKind.HAND
+    )
+    assert [(str(c.card), c.sure) for c in snapshot.cards] == [("Kd", False)]
+    assert [w.code for w in snapshot.warnings] == ["unsure"]
+    assert snapshot.warnings[0].message.endswith("; Kd: its other corner reads 4d")
+
+
+def test_a_corner_beside_a_card_read_at_one_corner_is_still_warned() -> None:
+    """The same card, and an unread index at its edge away from its far corner: a card
+    under it may show that corner."""
+    table = MiniTable()
+    table.card("Kd", 600, 450)
+    readings, card_xyxy = table.measure()
+    y1 = float(card_xyxy[0][1])
+    ix1, iy1, ix2, iy2 = (float(v) for v in readings.xyxy[1])
+    beside = (ix1, y1 + 4, ix2, y1 + 4 + (iy2 - iy1))  # top-right: no index of its own
+    snapshot = PhotoScanner(OneCornerRead(table, [(beside, "4d")])).scan(
+        FRAME, rules=RULES, kind=PhotoKind.HAND
+    )
+    assert [(str(c.card), c.sure) for c in snapshot.cards] == [("Kd", True)]
+    assert [w.code for w in snapshot.warnings] == ["corner"]
