@@ -40,7 +40,7 @@ from .arrays import Box, Frame, as_box
 from .assignment import assign
 from .card_fit import corner_span
 from .crops import CROP_SIZE, square_crop
-from .deck_faces import card_cutout
+from .deck_faces import card_cutout, spanning_box
 from .deck_head import (
     DEFAULT_KIND,
     ENROL_CONTEXT,
@@ -76,6 +76,7 @@ __all__ = [
     "enrol_photo",
     "enrolled_features",
     "find_cards",
+    "joined_halves",
     "match_pieces",
     "read_labels",
     "store_enrolled",
@@ -106,6 +107,12 @@ INDEX_REACH = 6.0
 whose box the locator cut short, and is not shown as a card to confirm; further away
 it is shown (it may be a card whose box was not found). With labels (`enrol_photo`) a
 lone index left unmatched is always left out (`_left_out`)."""
+HALF_GAP = 1.5
+"""On the page (`find_cards`), two card boxes each with one index read as the same card
+lie at most this many times the smaller box's shorter side apart to be joined as one
+card's halves. On enrolment photos of a validation Rook look whose band splits cards
+(rook-teach-band), the halves of one card lay 0-1.25 apart; two cards read alike need
+not be near (a deck holds each card once)."""
 SHARP_INDEX = 0.16
 """Least `image_checks.edge_sharpness` of a card's index crops (the median of its
 corners) for the card to be enrolled: a blurred face teaches the deck's models that
@@ -251,6 +258,51 @@ def _found_cards(
     card_boxes = np.array([boxes[g] for g in kept], np.float32).reshape(-1, 4)
     boxed = np.array([g < len(groups) - len(orphans) for g in kept], dtype=bool)
     return [groups[g] for g in kept], index_xyxy, card_boxes, boxed
+
+
+def joined_halves(
+    groups: Sequence[Sequence[int]],
+    card_xyxy: npt.NDArray[np.float32],
+    boxed: npt.NDArray[np.bool_],
+    best: Sequence[int],
+) -> list[list[int]]:
+    """The found cards as lists of pieces: two card boxes each holding one index read as
+    the same card, lying within `HALF_GAP` of each other, are one card's halves, and
+    every other found card is a piece alone. On a Rook look with a dark band across its
+    middle the locator boxes the two white halves apart, each with its corner: the page
+    showed each half as a card of its own, the same card twice (without labels nothing
+    else joins them; with labels `match_pieces` does)."""
+    halves = [g for g in range(len(groups)) if boxed[g] and len(groups[g]) == 1]
+    joined: dict[int, int] = {}
+    pairs = []
+    for a in halves:
+        for b in halves:
+            if b > a and best[a] == best[b]:
+                gap = _gap(card_xyxy[a], card_xyxy[b])
+                if gap <= HALF_GAP * _shorter_side(card_xyxy[a], card_xyxy[b]):
+                    pairs.append((gap, a, b))
+    for _, a, b in sorted(pairs):
+        if a not in joined and b not in joined:
+            joined[a], joined[b] = b, a
+    out = []
+    for g in range(len(groups)):
+        if g not in joined:
+            out.append([g])
+        elif joined[g] > g:  # the pair once, at its first half
+            out.append([g, joined[g]])
+    return out
+
+
+def _gap(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
+    """The distance between two boxes (0 when they overlap)."""
+    dx = max(0.0, float(max(a[0], b[0]) - min(a[2], b[2])))
+    dy = max(0.0, float(max(a[1], b[1]) - min(a[3], b[3])))
+    return float(np.hypot(dx, dy))
+
+
+def _shorter_side(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
+    """The shorter side of the smaller of two boxes."""
+    return float(min((a[2:] - a[:2]).min(), (b[2:] - b[:2]).min()))
 
 
 def _stray(
@@ -438,7 +490,7 @@ def enrol_photo(
             for g in rows
             for i in groups[g]
         ]  # fmt: skip
-        face = card_cutout(frame, as_box(card_xyxy[rows[0]]))
+        face = card_cutout(frame, spanning_box(card_xyxy[rows]))
         span = card_span([index_xyxy[i] for g in rows for i in groups[g]])
         out.append(EnrolledCard(labels[j], wide, face, guesses[rows[0]], span))
     check_sharp(name, [c.crops for c in out], [str(c.card) for c in out])
@@ -611,27 +663,27 @@ def find_cards(
     family, left to right, top to bottom (raises `DeckError` when no card is found). A
     lone index near a found card is a mark or a corner of it and is left out, as in
     `enrol_photo`."""
-    from .deck_faces import card_cutout
-
     groups, index_xyxy, card_xyxy, boxed, probabilities = _read_in_family(
         models, frame, family, name
     )
     cards = {g for g in range(len(groups)) if boxed[g]}
+    best = [int(probabilities[rows].mean(axis=0).argmax()) for rows in groups]
     found = []
-    for g, rows in enumerate(groups):
-        if _stray(g, card_xyxy, boxed, cards):
+    for pieces in joined_halves(groups, card_xyxy, boxed, best):
+        if len(pieces) == 1 and _stray(pieces[0], card_xyxy, boxed, cards):
             continue
+        rows = [i for g in pieces for i in groups[g]]
         shares = probabilities[rows].mean(axis=0)
-        best = int(shares.argmax())
+        top = int(shares.argmax())
         wide = [
             square_crop(frame, as_box(index_xyxy[i]), size=ENROL_SIZE, context=ENROL_CONTEXT)
             for i in rows
         ]
-        box = as_box(card_xyxy[g])
+        box = spanning_box(card_xyxy[pieces])
         found.append(
             FoundCard(
-                Card.parse(models.reader.names[best]),
-                float(shares[best]),
+                Card.parse(models.reader.names[top]),
+                float(shares[top]),
                 wide,
                 card_cutout(frame, box),
                 box,

@@ -18,6 +18,7 @@ and what a taught deck's locator learns the deck's cards from (`enrolled_look`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import cv2
 import numpy as np
@@ -25,7 +26,7 @@ import numpy.typing as npt
 
 from .arrays import Box, Float32Array, Frame
 
-__all__ = ["FACE_HEIGHT", "MARGIN", "card_cutout", "upright_card"]
+__all__ = ["FACE_HEIGHT", "MARGIN", "card_cutout", "spanning_box", "upright_card"]
 
 FACE_HEIGHT = 280
 """Height of a straightened card (pixels): enough to check its name on a phone."""
@@ -37,6 +38,12 @@ OPENING = 0.04
 """The opening's kernel, as a share of the cut's shorter side."""
 MAX_TRIM = 0.12
 """Most of a side's length trimmed from each edge after the warp."""
+PIECE_SHARE = 0.25
+"""Least area, as a share of the largest bright region's, of a region taken as another
+piece of the same card (`_card_region`)."""
+PIECE_EDGE = 0.1
+"""A piece's centre lies at least this share of the cut's side from its edges: a
+neighbour's corner reaching into the cut's margin is no piece of the card."""
 
 
 def card_cutout(frame: Frame, xyxy: Box) -> Frame:
@@ -47,6 +54,16 @@ def card_cutout(frame: Frame, xyxy: Box) -> Frame:
     left, top = max(0, round(x0 - pad)), max(0, round(y0 - pad))
     right, bottom = min(w, round(x1 + pad)), min(h, round(y1 + pad))
     return upright_card(np.ascontiguousarray(frame[top:bottom, left:right]))
+
+
+def spanning_box(boxes: npt.NDArray[np.float32]) -> Box:
+    """The box spanning all of (N, 4) `boxes`, one card's pieces. Enrolment cuts a
+    card's face from it: a card the locator boxes as two halves (a Rook look's dark
+    band between them) or as a box and a lone corner was cut from its first piece
+    alone, and that half was stored as the card's face."""
+    x0, y0 = boxes[:, :2].min(axis=0)
+    x1, y1 = boxes[:, 2:].max(axis=0)
+    return float(x0), float(y0), float(x1), float(y1)
 
 
 def _scaled(image: Frame, height: int = FACE_HEIGHT) -> Frame:
@@ -72,6 +89,32 @@ def _corners(rect: tuple[Sequence[float], Sequence[float], float]) -> Float32Arr
     )
 
 
+def _card_region(contours: Sequence[npt.NDArray[Any]], shape: tuple[int, ...]) -> npt.NDArray[Any]:
+    """The card's outline among the bright regions of the cut: the convex hull of the
+    largest and of every region at least `PIECE_SHARE` of it whose centre lies off the
+    cut's margin (`PIECE_EDGE`). A card with a dark band across its middle (a Rook
+    look's coloured band) is two bright halves with the band between: the largest
+    alone was half a card, and enrolment stored that half as the card's face, which a
+    taught deck's scenes then drew stretched to a whole card."""
+    largest = max(contours, key=cv2.contourArea)
+    least = PIECE_SHARE * cv2.contourArea(largest)
+    h, w = shape
+    pieces = [largest]
+    for contour in contours:
+        if contour is largest or cv2.contourArea(contour) < least:
+            continue
+        m = cv2.moments(contour)
+        x, y = m["m10"] / m["m00"], m["m01"] / m["m00"]
+        if (
+            PIECE_EDGE * w <= x <= (1 - PIECE_EDGE) * w
+            and PIECE_EDGE * h <= y <= (1 - PIECE_EDGE) * h
+        ):
+            pieces.append(contour)
+    if len(pieces) == 1:
+        return largest
+    return np.asarray(cv2.convexHull(np.concatenate(pieces)))
+
+
 def upright_card(cut: Frame, *, height: int = FACE_HEIGHT) -> Frame:
     """(height, W, 3) the card in `cut` straightened and in portrait, or `cut` scaled."""
     if cut.size == 0 or min(cut.shape[:2]) < 8:
@@ -87,7 +130,7 @@ def upright_card(cut: Frame, *, height: int = FACE_HEIGHT) -> Frame:
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return _scaled(cut, height)
-    largest = max(contours, key=cv2.contourArea)
+    largest = _card_region(contours, cut.shape[:2])
     if cv2.contourArea(largest) < MIN_FILL * cut.shape[0] * cut.shape[1]:
         return _scaled(cut, height)
     rect = cv2.minAreaRect(largest)

@@ -12,7 +12,7 @@ import pytest
 
 from shanghai.cli.main import main
 from shanghai.datasets.deck_photos import enrolment_photos
-from shanghai.datasets.decks import code_looks
+from shanghai.datasets.decks import code_looks, teach_val_looks
 from shanghai.engine.cards import Card, DeckFamily
 from shanghai.vision.card_fit import corner_span
 from shanghai.vision.deck_enrol import (
@@ -21,6 +21,8 @@ from shanghai.vision.deck_enrol import (
     EnrolledCard,
     deck_span,
     enrol,
+    find_cards,
+    joined_halves,
     match_pieces,
     read_labels,
 )
@@ -286,3 +288,43 @@ def test_a_box_inside_a_matched_cards_box_is_no_piece_of_another_card() -> None:
     probs = [[0.9, 0.0], [0.0, 0.4], [0.2, 0.0]]
     assert _pieces(probs, [True, True, True], [set(), set(), {1}]) == {0: [0], 1: [1]}
     assert _pieces(probs, [True, True, True]) == {0: [0, 2], 1: [1]}
+
+
+def test_two_halves_read_alike_and_near_are_one_card_on_the_page() -> None:
+    """A Rook card with a dark band is boxed as two white halves, each with one corner:
+    the page (`find_cards`) shows it as one card, not as the same card twice."""
+    boxes = np.array(
+        [
+            [100, 100, 250, 160],  # the top half of a card (one index)
+            [100, 230, 250, 290],  # its bottom half, the band between
+            [400, 100, 550, 290],  # another card, whole (two indices)
+            [700, 100, 850, 160],  # a half of a third card, read as another name
+            [700, 230, 850, 290],
+            [1200, 100, 1350, 160],  # a lone half far off, read as the first card
+        ],
+        np.float32,
+    )
+    groups = [[0], [1], [2, 3], [4], [5], [6]]
+    boxed = np.ones(len(groups), bool)
+    best = [7, 7, 3, 9, 8, 7]
+    assert joined_halves(groups, boxes, boxed, best) == [[0, 1], [2], [3], [4], [5]]
+    # a lone index (no card box of its own) is never a half
+    boxed[1] = False
+    assert joined_halves(groups, boxes, boxed, best) == [[0], [1], [2], [3], [4], [5]]
+
+
+def test_a_band_decks_photo_shows_each_card_once(models: CardModels, tmp_path: Path) -> None:
+    """Real models on a generated photo of four cards of a Rook look with a dark band
+    (`rook-teach-band`), which the shipped locator boxes as eight halves: the page finds
+    four cards, each a whole face (portrait, band across its middle)."""
+    look = next(look for look in teach_val_looks() if look.name == "rook-teach-band")
+    cards = list(look.cards())[:4]
+    labels = enrolment_photos(
+        look, tmp_path, np.random.default_rng(0), cards=cards, per_photo=4, size=(1024, 768)
+    )
+    photo = cv2.imread(str(labels.parent / "enrol00.jpg"))
+    found = find_cards(models, photo, DeckFamily.ROOK)
+    assert len(found) == len(cards)
+    for card in found:
+        height, width = card.face.shape[:2]
+        assert 0.5 < width / height < 0.85

@@ -1,13 +1,14 @@
 """A found card cut out and straightened for the page: a turned card comes out upright
-and in portrait, filling the picture, also on a speckled table and for a court card
-whose print breaks its white; where no card stands out, the box is kept."""
+and in portrait, filling the picture, also on a speckled table, for a court card
+whose print breaks its white, and for a card a dark band cuts in two halves (also when
+the locator boxed the halves apart); where no card stands out, the box is kept."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-from shanghai.vision.deck_faces import FACE_HEIGHT, card_cutout, upright_card
+from shanghai.vision.deck_faces import FACE_HEIGHT, card_cutout, spanning_box, upright_card
 
 
 def _table_with_a_card(angle: float, size: tuple[float, float] = (120, 170)) -> np.ndarray:  # type: ignore[type-arg]
@@ -57,3 +58,52 @@ def test_a_speckled_table_leaves_no_strip_beside_the_card() -> None:
     card = face[:, :, 1] > 200
     edges = [card[:, :4], card[:, -4:], card[:4, :], card[-4:, :]]
     assert all(np.mean(edge) > 0.6 for edge in edges), [np.mean(e) for e in edges]
+
+
+def _band_card(angle: float) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[type-arg]
+    """A dark table with a white card whose middle third is a dark green band (a Rook
+    look's), and the card's white as a mask."""
+    table = np.full((500, 500, 3), (60, 50, 45), np.uint8)
+    card = np.zeros((500, 500), np.uint8)
+    cv2.fillConvexPoly(card, cv2.boxPoints(((250, 250), (150, 210), angle)).astype(np.int32), 255)
+    band = np.zeros_like(card)
+    cv2.fillConvexPoly(band, cv2.boxPoints(((250, 250), (150, 70), angle)).astype(np.int32), 255)
+    table[card > 0] = (240, 240, 240)
+    table[band > 0] = (60, 110, 30)
+    return table, (card > 0) & (band == 0)
+
+
+def test_a_card_with_a_dark_band_comes_out_whole() -> None:
+    """The largest bright region is one half; the face is the card, band and both halves."""
+    for angle in (0.0, 8.0, -12.0):
+        table, white = _band_card(angle)
+        ys, xs = np.nonzero(white)
+        face = card_cutout(
+            table, (float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()))
+        )
+        height, width = face.shape[:2]
+        assert abs(width / height - 150 / 210) < 0.06, (angle, width / height)
+        rows = face[:, :, 0].astype(float).mean(axis=1)  # blue: white high, band low
+        third = height // 3
+        assert rows[:third].mean() > 150 and rows[-third:].mean() > 150
+        assert rows[third + 10 : 2 * third - 10].mean() < 90
+
+
+def test_a_card_boxed_as_two_halves_is_cut_from_the_box_spanning_both() -> None:
+    table, white = _band_card(0.0)
+    ys, xs = np.nonzero(white)
+    top = ys < 250
+    halves = np.array(
+        [
+            [xs[top].min(), ys[top].min(), xs[top].max(), ys[top].max()],
+            [xs[~top].min(), ys[~top].min(), xs[~top].max(), ys[~top].max()],
+        ],
+        np.float32,
+    )
+    box = spanning_box(halves)
+    assert box == (float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()))
+    height, width = card_cutout(table, box).shape[:2]
+    assert abs(width / height - 150 / 210) < 0.06
+    # one half's box alone gives half a card, the face enrolment used to store
+    half = card_cutout(table, tuple(float(v) for v in halves[0]))  # type: ignore[arg-type]
+    assert half.shape[1] / half.shape[0] < 0.6 or half.shape[1] / half.shape[0] > 1.2
