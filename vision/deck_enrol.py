@@ -108,7 +108,7 @@ whose box the locator cut short, and is not shown as a card to confirm; further 
 it is shown (it may be a card whose box was not found). With labels (`enrol_photo`) a
 lone index left unmatched is always left out (`_left_out`)."""
 HALF_GAP = 1.5
-"""On the page (`find_cards`), two card boxes each with one index read as the same card
+"""Two found card boxes each with one index read as the same card (`joined_halves`)
 lie at most this many times the smaller box's shorter side apart to be joined as one
 card's halves. On enrolment photos of a validation Rook look whose band splits cards
 (rook-teach-band), the halves of one card lay 0-1.25 apart; two cards read alike need
@@ -270,8 +270,11 @@ def joined_halves(
     the same card, lying within `HALF_GAP` of each other, are one card's halves, and
     every other found card is a piece alone. On a Rook look with a dark band across its
     middle the locator boxes the two white halves apart, each with its corner: the page
-    showed each half as a card of its own, the same card twice (without labels nothing
-    else joins them; with labels `match_pieces` does)."""
+    showed each half as a card of its own, the same card twice. With labels
+    `match_pieces` joins a second piece to a card, but only one, and a card cut in three
+    (two halves and a lone box) was left with "a card found ... has no label" (3 of the
+    19 retaken enrolment photos of two band-look teaches); so halves are joined before
+    either path sees them (`_read_in_family`)."""
     halves = [g for g in range(len(groups)) if boxed[g] and len(groups[g]) == 1]
     joined: dict[int, int] = {}
     pairs = []
@@ -375,11 +378,12 @@ def _read_in_family(
     npt.NDArray[np.bool_],
     npt.NDArray[np.float32],
 ]:
-    """The cards found in a photo (`_found_cards`) and each index's reading kept to
-    the deck's family: the shipped reading (both views, as scans read) made shares of
-    one again within the family, since a look the reader has not seen is often read as
-    cards of the other family and the matching needs its preferences within this one.
-    Raises `DeckError` naming the photo when no card is found."""
+    """The cards found in a photo (`_found_cards`, two halves read alike joined as one:
+    `joined_halves`) and each index's reading kept to the deck's family: the shipped
+    reading (both views, as scans read) made shares of one again within the family,
+    since a look the reader has not seen is often read as cards of the other family and
+    the matching needs its preferences within this one. Raises `DeckError` naming the
+    photo when no card is found."""
     groups, index_xyxy, card_xyxy, boxed = _found_cards(models, frame)
     if not groups:
         raise DeckError(f"{name}: no card found (lay the cards apart, face up, in good light)")
@@ -388,7 +392,15 @@ def _read_in_family(
     mask = family_mask(models.reader.names, family)
     probabilities = np.where(mask[None, :], probabilities, 0.0)
     probabilities /= np.maximum(probabilities.sum(axis=1, keepdims=True), 1e-12)
-    return groups, index_xyxy, card_xyxy, boxed, probabilities
+    best = [int(probabilities[rows].mean(axis=0).argmax()) for rows in groups]
+    joined = joined_halves(groups, card_xyxy, boxed, best)
+    return (
+        [[i for g in pieces for i in groups[g]] for pieces in joined],
+        index_xyxy,
+        np.array([spanning_box(card_xyxy[pieces]) for pieces in joined], np.float32),
+        np.array([bool(boxed[pieces].all()) for pieces in joined], dtype=bool),
+        probabilities,
+    )
 
 
 def match_pieces(
@@ -667,23 +679,21 @@ def find_cards(
         models, frame, family, name
     )
     cards = {g for g in range(len(groups)) if boxed[g]}
-    best = [int(probabilities[rows].mean(axis=0).argmax()) for rows in groups]
     found = []
-    for pieces in joined_halves(groups, card_xyxy, boxed, best):
-        if len(pieces) == 1 and _stray(pieces[0], card_xyxy, boxed, cards):
+    for g, rows in enumerate(groups):
+        if _stray(g, card_xyxy, boxed, cards):
             continue
-        rows = [i for g in pieces for i in groups[g]]
         shares = probabilities[rows].mean(axis=0)
-        top = int(shares.argmax())
+        best = int(shares.argmax())
         wide = [
             square_crop(frame, as_box(index_xyxy[i]), size=ENROL_SIZE, context=ENROL_CONTEXT)
             for i in rows
         ]
-        box = spanning_box(card_xyxy[pieces])
+        box = as_box(card_xyxy[g])
         found.append(
             FoundCard(
-                Card.parse(models.reader.names[top]),
-                float(shares[top]),
+                Card.parse(models.reader.names[best]),
+                float(shares[best]),
                 wide,
                 card_cutout(frame, box),
                 box,

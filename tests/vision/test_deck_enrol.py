@@ -21,6 +21,7 @@ from shanghai.vision.deck_enrol import (
     EnrolledCard,
     deck_span,
     enrol,
+    enrol_photo,
     find_cards,
     joined_halves,
     match_pieces,
@@ -313,10 +314,12 @@ def test_two_halves_read_alike_and_near_are_one_card_on_the_page() -> None:
     assert joined_halves(groups, boxes, boxed, best) == [[0], [1], [2], [3], [4], [5]]
 
 
-def test_a_band_decks_photo_shows_each_card_once(models: CardModels, tmp_path: Path) -> None:
+def test_a_band_decks_photo_shows_each_card_once_and_whole(
+    models: CardModels, tmp_path: Path
+) -> None:
     """Real models on a generated photo of four cards of a Rook look with a dark band
     (`rook-teach-band`), which the shipped locator boxes as eight halves: the page finds
-    four cards, each a whole face (portrait, band across its middle)."""
+    four cards, and enrolment from labels stores four, each face whole (portrait)."""
     look = next(look for look in teach_val_looks() if look.name == "rook-teach-band")
     cards = list(look.cards())[:4]
     labels = enrolment_photos(
@@ -325,6 +328,8 @@ def test_a_band_decks_photo_shows_each_card_once(models: CardModels, tmp_path: P
     photo = cv2.imread(str(labels.parent / "enrol00.jpg"))
     found = find_cards(models, photo, DeckFamily.ROOK)
     assert len(found) == len(cards)
-    for card in found:
-        height, width = card.face.shape[:2]
+    enrolled = enrol_photo(models, photo, read_labels(labels)[0], DeckFamily.ROOK)
+    assert sorted(str(c.card) for c in enrolled) == sorted(map(str, cards))
+    for face in [c.face for c in found] + [c.face for c in enrolled if c.face is not None]:
+        height, width = face.shape[:2]
         assert 0.5 < width / height < 0.85
