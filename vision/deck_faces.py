@@ -2,7 +2,8 @@
 
 The locator gives each card an axis-aligned box; a card lying a little turned fills it
 with table in the corners. `upright_card` finds the card inside its box (the largest
-region brighter than the table, Otsu's threshold) and turns it upright, portrait, with a
+region brighter than the table, Otsu's threshold, with the other large pieces of the
+card a dark band cuts apart: `_card_region`) and turns it upright, portrait, with a
 perspective warp of its least-area rectangle. Where no such region fills most of the box
 (a dark card, a light table), the box itself is kept: never a worse picture than the
 box.
