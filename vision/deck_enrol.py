@@ -38,6 +38,7 @@ from shanghai.engine.errors import CardParseError
 
 from .arrays import Box, Frame, as_box
 from .assignment import assign
+from .box_overlap import box_gaps
 from .card_fit import corner_span
 from .crops import CROP_SIZE, square_crop
 from .deck_faces import card_cutout, spanning_box
@@ -281,7 +282,7 @@ def joined_halves(
     for a in halves:
         for b in halves:
             if b > a and best[a] == best[b]:
-                gap = _gap(card_xyxy[a], card_xyxy[b])
+                gap = float(box_gaps(card_xyxy[a], card_xyxy[b])[0, 0])
                 if gap <= HALF_GAP * _shorter_side(card_xyxy[a], card_xyxy[b]):
                     pairs.append((gap, a, b))
     for _, a, b in sorted(pairs):
@@ -294,13 +295,6 @@ def joined_halves(
         elif joined[g] > g:  # the pair once, at its first half
             out.append([g, joined[g]])
     return out
-
-
-def _gap(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
-    """The distance between two boxes (0 when they overlap)."""
-    dx = max(0.0, float(max(a[0], b[0]) - min(a[2], b[2])))
-    dy = max(0.0, float(max(a[1], b[1]) - min(a[3], b[3])))
-    return float(np.hypot(dx, dy))
 
 
 def _shorter_side(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
