@@ -287,6 +287,14 @@ class CardModels:
         return self.deck is not None
 
     @property
+    def own_cards(self) -> frozenset[str]:
+        """The cards a taught deck's own reader learnt (its enrolled cards, seen in the
+        deck's own scenes); empty without such a reader."""
+        if self.deck is None or self.own_reader is None:
+            return frozenset()
+        return frozenset(self.deck.classes)
+
+    @property
     def corner_span(self) -> float | None:
         """The taught deck's opposite corners apart in index sizes, measured at its
         enrolment (`deck_head.DeckHead.corner_span`); None without a deck."""

@@ -188,6 +188,8 @@ class PhotoScanner:
         upright = UprightCheck.load(
             models.files, models.classify, models.reader.names, threads=threads
         )
+        if upright is not None:
+            upright = replace(upright, learnt=models.own_cards)
         upright_reader = UprightReader.load(
             models.files, models.classify, models.reader.names, threads=threads
         )
@@ -739,9 +741,21 @@ def named_by_face(reads: FrameReads, faces: FaceCheck, image: Frame, floor: floa
 
 def _read_after_all(reads: FrameReads, named: BoolArray, readings: IndexReadings) -> FrameReads:
     """`reads` with the unread indices at `named` moved to the reads as `readings`
-    (their reads, in the unread order)."""
+    (their reads, in the unread order), but for one a read index's box covers
+    (`DUPLICATE_COVER`): that is the same index located twice, and named it would be
+    its card counted again (a 7B read at 0.72 and boxed again at 0.35, inside the
+    first box, made two 7B on a validation close-up; docs/decks.md, 2026-12-06, third
+    session). It stays unread, where the stray-corner check passes it over alike."""
     if reads.unread is None or not named.any():
         return reads
+    if len(reads.readings.xyxy):
+        twice = np.array(
+            [_covered(box, reads.readings.xyxy) >= DUPLICATE_COVER for box in reads.unread.xyxy]
+        )
+        readings = readings.take(~twice[named])
+        named = named & ~twice
+        if not named.any():
+            return reads
     left = reads.unread.take(~named)
     return replace(
         reads,

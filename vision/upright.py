@@ -200,6 +200,16 @@ class UprightCheck(UprightView):
     """The upright 6-or-9 classifier (`ModelFiles.upright`, classes `UPRIGHT_CLASSES`)
     beside the reader it corrects."""
 
+    learnt: frozenset[str] = frozenset()
+    """Cards whose 6 from 9 the reader beside it tells apart itself: a taught deck's
+    own reader, fine-tuned on the deck's own scenes both ways up
+    (`pipeline.CardModels.own_cards`). A card whose pair both lie here is left to that
+    reader. On three decks taught on the band look (validation, 160 Rook 6/9 reads),
+    the deck's reader named every true 6 and 9 right, while the upright check, which
+    never saw the deck, turned 4 reads and none of them right: an up borrowed from a
+    neighbour in a loose pile, or a glyph of a print it never learnt, reads as the
+    other rank (docs/decks.md, 2026-12-06, third session)."""
+
     @staticmethod
     def model_file(files: ModelFiles) -> Path | None:
         return files.upright
@@ -208,17 +218,24 @@ class UprightCheck(UprightView):
     def model_classes(names: tuple[str, ...]) -> tuple[str, ...]:
         return UPRIGHT_CLASSES
 
+    def checks(self, card: Card) -> bool:
+        """Whether a read of `card` is read again upright: a Rook 6 or 9 whose pair
+        the reader beside it did not learn itself (`learnt`)."""
+        partner = turned_card(card)
+        return partner is not None and not {str(card), str(partner)} <= self.learnt
+
     def splits(self, frame: Frame, cards: Sequence[SeenCard]) -> list[PairSplit | None]:
         """Per card: how both views split its pair (None for a card not a Rook 6 or 9,
-        or with no index whose up is known). The views are the mean over the card's
+        one whose pair the reader learnt (`checks`), or with no index whose up is
+        known). The views are the mean over the card's
         read indices."""
         found: list[PairSplit | None] = [None] * len(cards)
-        if all(turned_card(card.card) is None for card in cards):
+        if not any(self.checks(card.card) for card in cards):
             return found  # most photos: no index's up is needed
         ups = index_ups(cards)
         jobs: list[tuple[int, Box, Float64Array]] = []
         for i, card in enumerate(cards):
-            if turned_card(card.card) is None:
+            if not self.checks(card.card):
                 continue
             for k, box in enumerate(card.index_xyxy):
                 up = ups[i][k]

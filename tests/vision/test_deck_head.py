@@ -242,6 +242,26 @@ def test_a_deck_read_by_its_head_alone_reads_without_the_name_level() -> None:
 
 
 @needs_models
+def test_the_upright_check_leaves_a_deck_s_own_reader_its_own_cards() -> None:
+    """`CardModels.own_cards`: the cards a deck's own reader learnt, which the scan's
+    upright 6-or-9 check then leaves to it (`upright.UprightCheck.learnt`); none while
+    the shipped reader or a head alone reads."""
+    from shanghai.vision.scan import PhotoScanner
+
+    fingerprint = reader_fingerprint(default_models_dir() / "cards-reader.onnx")
+    assert CardModels().own_cards == frozenset()
+    head = _head(["6R", "9R"], reader=fingerprint)
+    assert CardModels(deck=head).own_cards == frozenset()
+    own = replace(head, own_reader=default_models_dir() / "cards-reader.onnx")
+    taught = CardModels(deck=own)
+    assert taught.own_cards == {"6R", "9R"}
+    scanner = PhotoScanner.of(taught)
+    assert scanner.upright is not None and scanner.upright.learnt == {"6R", "9R"}
+    untaught = PhotoScanner.of(CardModels())
+    assert untaught.upright is not None and untaught.upright.learnt == frozenset()
+
+
+@needs_models
 def test_only_a_taught_deck_s_stills_are_searched_for_a_shake() -> None:
     """`CardModels.unshakes` (`unshake`): measured with a deck's own reader only, and
     too slow for a live view; a still read with it keeps every located index."""

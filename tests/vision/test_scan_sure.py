@@ -356,6 +356,50 @@ def test_a_read_under_the_floor_the_reader_is_sure_of_is_proposed_marked() -> No
     assert [str(c.card) for c in without.cards] == ["4h"]
 
 
+class LocatedTwice(TableReader):
+    """The table read right, and the index of `twice` located again under the floor,
+    its box shrunk to `share` of the first and read at 1.0: one index boxed twice."""
+
+    min_read = 0.45
+    sure_name = 0.99
+    named_read = 0.99
+
+    def __init__(self, table: MiniTable, twice: str, share: float) -> None:
+        super().__init__(table)
+        self.twice = twice
+        self.share = share
+
+    def reads(self, found: FrameReads) -> FrameReads:
+        k = found.readings.names.index(self.twice)
+        x1, y1, x2, y2 = (float(v) for v in found.readings.xyxy[k])
+        cx, cy, half = (x1 + x2) / 2, (y1 + y2) / 2, self.share / 2
+        w, h = (x2 - x1) * half, (y2 - y1) * half
+        box = np.array([[cx - w + 2, cy - h, cx + w + 2, cy + h]], np.float32)
+        again = IndexReadings(
+            box, (self.twice,), np.array([0.3], np.float32), np.ones(1, np.float32)
+        )
+        return FrameReads(
+            found.readings,
+            found.card_xyxy,
+            np.concatenate([found.unread_xyxy, box]),
+            found.unread_best + again.names,
+            None,
+            again,
+        )
+
+
+def test_an_index_located_twice_is_not_named_twice() -> None:
+    """A second, fainter box over a read index, which the reader is sure of, is that
+    index again (`scan.DUPLICATE_COVER`): naming it after all (`named_surely`) would
+    count its card twice. A box off the index is another card's corner, and is named."""
+    table = spread(["4h", "9c", "Kd"])
+    snapshot = scan(table, LocatedTwice(table, "9c", 0.8))
+    assert sorted(str(c.card) for c in snapshot.cards) == ["4h", "9c", "Kd"]
+    assert unsure(snapshot) == []
+    apart = scan(table, LocatedTwice(table, "9c", 3.0))  # the first box covers a ninth of it
+    assert sorted(str(c.card) for c in apart.cards) == ["4h", "9c", "9c", "Kd"]
+
+
 def one_index(name: str, box: tuple[float, float, float, float]) -> SeenCard:
     """A card read from one index, held by some outline but matched to none."""
     return SeenCard(Card.parse(name), 0.95, box, index_xyxy=(box,), outlined=True)

@@ -178,6 +178,25 @@ def test_a_sure_read_the_upright_view_disputes_ismarked_frame() -> None:
     assert _scan(table, marked_frame(table, -1.0), check) == [(f"6{c}", False) for c in COLOURS]
 
 
+def test_a_pair_the_reader_learnt_itself_is_left_to_it() -> None:
+    """A taught deck's own reader learnt its 6s and 9s on the deck's own scenes: where
+    it read both cards of a pair, the upright check (which never saw the deck) does not
+    turn its reads; a pair it learnt only half of is still checked."""
+    table = _six_table()
+    reader = Doubting(0.6)
+    learnt = frozenset(f"{rank}{c}" for c in COLOURS for rank in (6, 9))
+    check = UprightCheck(TopMark(), reader, reader.names, learnt=learnt)
+    assert not any(check.checks(Card.parse(f"6{c}")) for c in COLOURS)
+    assert not check.checks(Card.parse("7R"))  # not a Rook 6 or 9 at all
+    reads = _scan(table, marked_frame(table, -1.0), check)
+    assert [name for name, _ in reads] == [f"6{c}" for c in COLOURS]
+    half = UprightCheck(TopMark(), reader, reader.names, learnt=frozenset({"6R", "6G"}))
+    assert half.checks(Card.parse("6R"))
+    assert [n for n, _ in _scan(table, marked_frame(table, -1.0), half)] == [
+        f"9{c}" for c in COLOURS
+    ]
+
+
 def test_the_settings_name_the_upright_model(tmp_path: Path) -> None:
     folder = tmp_path / "models"
     stand_in_files(folder, model_files.DETECTOR_FILE, model_files.READER_FILE, "up.onnx")
