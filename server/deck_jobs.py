@@ -291,9 +291,7 @@ class DeckScanners:
         except DeckError:
             return base
         taught.name = f"{models.name} + deck {name}"
-        # The upright check splits the taught reading's 6-or-9 doubts, not the shipped one's.
-        upright = None if base.upright is None else replace(base.upright, reader=taught.classify)
-        scanner = PhotoScanner(taught, base.sure, base.faces, upright)
+        scanner = base.reading_with(taught)
         with self._lock:
             self._cache[name] = (key, scanner)
         return scanner

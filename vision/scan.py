@@ -188,13 +188,24 @@ class PhotoScanner:
         upright = UprightCheck.load(
             models.files, models.classify, models.reader.names, threads=threads
         )
-        if upright is not None:
-            upright = replace(upright, learnt=models.own_cards)
         upright_reader = UprightReader.load(
             models.files, models.classify, models.reader.names, threads=threads
         )
         strays = StrayCheck.load(models.files, threads=threads)
-        return cls(models, sure, faces, upright, upright_reader, strays)
+        return cls(models, sure, faces, upright, upright_reader, strays).reading_with(models)
+
+    def reading_with(self, models: CardModels) -> PhotoScanner:
+        """This scanner's checks, loaded once, beside `models` (its own, or a copy taught
+        a deck, `CardModels.use_deck`: how the server reads a game's deck without loading
+        the checks again). The upright check then splits those models' reads and leaves
+        them the 6-or-9 pairs their deck's own reader learnt (`UprightCheck.learnt`); the
+        CLI and the server build a taught scanner only here."""
+        upright = self.upright
+        if upright is not None:
+            upright = replace(upright, reader=models.classify, learnt=models.own_cards)
+        return PhotoScanner(
+            models, self.sure, self.faces, upright, self.upright_reader, self.strays
+        )
 
     @property
     def name(self) -> str:

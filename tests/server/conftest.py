@@ -30,7 +30,12 @@ from sqlalchemy import create_engine, text
 from shanghai.engine.variants import Rules
 from shanghai.server.app import create_app
 from shanghai.server.db import migrate
-from shanghai.server.scanning import UnavailableScanner, get_scanner
+from shanghai.server.scanning import (
+    CardScanner,
+    UnavailableScanner,
+    default_scanner,
+    get_scanner,
+)
 from shanghai.server.settings import Settings
 from shanghai.vision.regions import Reread
 from shanghai.vision.scan import PhotoScanner
@@ -216,9 +221,20 @@ def settings(tmp_path: Path, database_url: str, settings_dir: Path) -> Settings:
     )
 
 
+@pytest.fixture(scope="session")
+def shipped_scanner() -> CardScanner:
+    """The app's default scanner (`default_scanner`: the shipped models, or the
+    unavailable one), loaded once for the session. Each app loading its own model
+    sessions grew the test process by about 30 MB a server test, never given back (the
+    whole suite peaked at 18 GB of a 24 GB machine; `tests/server` alone now peaks at
+    2.1 GB). A scanner serves every request of an app already, so apps may share one;
+    a taught deck reads with its own copy (`DeckScanners`)."""
+    return default_scanner()
+
+
 @pytest.fixture
-def app(settings: Settings) -> FastAPI:
-    return create_app(settings)
+def app(settings: Settings, shipped_scanner: CardScanner) -> FastAPI:
+    return create_app(settings, scanner=shipped_scanner)
 
 
 @pytest.fixture

@@ -45,3 +45,9 @@ def test_a_locator_added_later_is_used(tmp_path: Path) -> None:
     assert third is not again
     assert isinstance(third, PhotoScanner) and isinstance(third.models, CardModels)
     assert third.models.own_reader is not None and base.models.own_reader is None
+    # The upright check leaves the deck's own reader the cards it learnt, as the CLI's
+    # scanner for the same deck does (`PhotoScanner.reading_with`, one construction).
+    assert first.upright is not None and first.upright.learnt == frozenset()
+    assert third.upright is not None and third.upright.learnt == {str(c) for c in deck.cards}
+    cli = PhotoScanner.load(deck=deck.head())
+    assert cli.upright is not None and cli.upright.learnt == third.upright.learnt
