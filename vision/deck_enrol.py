@@ -41,7 +41,7 @@ from .assignment import assign
 from .box_overlap import box_gaps
 from .card_fit import corner_span
 from .crops import CROP_SIZE, square_crop
-from .deck_faces import card_cutout, spanning_box
+from .deck_faces import spanning_box, whole_face
 from .deck_head import (
     DEFAULT_KIND,
     ENROL_CONTEXT,
@@ -455,6 +455,15 @@ def _holders(
     return out
 
 
+def _card_reach(boxes: Sequence[Box]) -> float:
+    """How far around a card's box its face is looked for when the box holds only part
+    of it (`deck_faces.whole_face`): the median larger side of the photo's card boxes.
+    The cards of one enrolment photo lie at one distance from the camera, and most are
+    boxed whole."""
+    sides = [max(b[2] - b[0], b[3] - b[1]) for b in boxes]
+    return float(np.median(sides)) if sides else 0.0
+
+
 def enrol_photo(
     models: CardModels, frame: Frame, photo: LabelledPhoto, family: DeckFamily
 ) -> list[EnrolledCard]:
@@ -487,6 +496,7 @@ def enrol_photo(
         found = f"{len(groups)} card{'s' if len(groups) != 1 else ''} found, "
         raise DeckError("; ".join(problems) + f" ({found}{len(labels)} labelled)")
     out = []
+    reach = _card_reach([spanning_box(card_xyxy[rows]) for rows in matched.values()])
     for j, rows in sorted(matched.items()):
         wide = [
             square_crop(
@@ -496,7 +506,7 @@ def enrol_photo(
             for g in rows
             for i in groups[g]
         ]  # fmt: skip
-        face = card_cutout(frame, spanning_box(card_xyxy[rows]))
+        face = whole_face(frame, spanning_box(card_xyxy[rows]), reach)
         span = card_span([index_xyxy[i] for g in rows for i in groups[g]])
         out.append(EnrolledCard(labels[j], wide, face, guesses[rows[0]], span))
     check_sharp(name, [c.crops for c in out], [str(c.card) for c in out])
@@ -647,7 +657,7 @@ class FoundCard:
     """A card found in a photo with no labels (the page's "Teach a deck", one photo at a
     time): the shipped reader's best card of the deck's family for it (`proposal`, with
     its share `confidence`), its wide index crops (as `EnrolledCard.crops`), the card
-    cut out and straightened (`deck_faces.card_cutout`) and its box."""
+    cut out and straightened (`deck_faces.whole_face`) and its box."""
 
     proposal: Card
     confidence: float
@@ -674,6 +684,7 @@ def find_cards(
     )
     cards = {g for g in range(len(groups)) if boxed[g]}
     found = []
+    reach = _card_reach([as_box(card_xyxy[g]) for g in cards])
     for g, rows in enumerate(groups):
         if _stray(g, card_xyxy, boxed, cards):
             continue
@@ -689,7 +700,7 @@ def find_cards(
                 Card.parse(models.reader.names[best]),
                 float(shares[best]),
                 wide,
-                card_cutout(frame, box),
+                whole_face(frame, box, reach),
                 box,
                 card_span([index_xyxy[i] for i in rows]),
             )

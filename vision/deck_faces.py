@@ -27,7 +27,16 @@ import numpy.typing as npt
 
 from .arrays import Box, Float32Array, Frame
 
-__all__ = ["FACE_HEIGHT", "MARGIN", "card_cutout", "spanning_box", "upright_card"]
+__all__ = [
+    "FACE_HEIGHT",
+    "MARGIN",
+    "card_cutout",
+    "card_on_table",
+    "looks_whole",
+    "spanning_box",
+    "upright_card",
+    "whole_face",
+]
 
 FACE_HEIGHT = 280
 """Height of a straightened card (pixels): enough to check its name on a phone."""
@@ -45,6 +54,19 @@ piece of the same card (`_card_region`)."""
 PIECE_EDGE = 0.1
 """A piece's centre lies at least this share of the cut's side from its edges: a
 neighbour's corner reaching into the cut's margin is no piece of the card."""
+CARD_SHAPES = (0.55, 0.95)
+"""Width over height of a straightened whole card: 0.64 (Rook, bridge) to 0.72 (poker)
+as printed, 0.69-0.82 as stored from a validation teach's photos (perspective and the
+trim); the two faces of that teach cut from a half card's box came out 0.39 and 0.46."""
+TABLE_SMOOTH = 0.02
+"""The blur (sigma, a share of the reach) that averages a speckled table's specks into
+its colour before the card is told from it (`card_on_table`)."""
+TABLE_FITS = 3
+TABLE_KEEP = 0.6
+"""The table's colour plane is refitted on this share of the window's edge pixels that
+fit it best (`_table_colour`)."""
+TABLE_CONTRAST = 18.0
+"""Least colour distance (CIELAB, 8-bit scale) from the table for a pixel to be card."""
 
 
 def card_cutout(frame: Frame, xyxy: Box) -> Frame:
@@ -134,12 +156,19 @@ def upright_card(cut: Frame, *, height: int = FACE_HEIGHT) -> Frame:
     largest = _card_region(contours, cut.shape[:2])
     if cv2.contourArea(largest) < MIN_FILL * cut.shape[0] * cut.shape[1]:
         return _scaled(cut, height)
-    rect = cv2.minAreaRect(largest)
+    face = _straightened(cut, largest, height)
+    return _scaled(cut, height) if face is None else face
+
+
+def _straightened(cut: Frame, region: npt.NDArray[Any], height: int) -> Frame | None:
+    """The card whose outline is `region` (a contour in `cut`), warped upright and in
+    portrait by its least-area rectangle and trimmed; None for a sliver."""
+    rect = cv2.minAreaRect(region)
     corners = _corners(rect)
     top = float(np.linalg.norm(corners[1] - corners[0]))
     side = float(np.linalg.norm(corners[3] - corners[0]))
     if top < 4 or side < 4:
-        return _scaled(cut, height)
+        return None
     if top > side:  # lying across: start from another corner so the card stands up
         corners = np.roll(corners, -1, axis=0)
         top, side = side, top
@@ -149,10 +178,114 @@ def upright_card(cut: Frame, *, height: int = FACE_HEIGHT) -> Frame:
     )
     warp = cv2.getPerspectiveTransform(corners, target)
     out = cv2.warpPerspective(cut, warp, (width, height), flags=cv2.INTER_AREA)
-    card = np.zeros_like(mask)
-    cv2.drawContours(card, [largest], -1, 255, thickness=cv2.FILLED)
+    card = np.zeros(cut.shape[:2], np.uint8)
+    cv2.drawContours(card, [region], -1, 255, thickness=cv2.FILLED)
     covered = cv2.warpPerspective(card, warp, (width, height), flags=cv2.INTER_NEAREST) > 0
     return _trimmed(np.asarray(out, np.uint8), covered, height)
+
+
+def looks_whole(face: Frame) -> bool:
+    """Whether a straightened face has a whole card's shape (`CARD_SHAPES`)."""
+    h, w = face.shape[:2]
+    return bool(h > 0 and CARD_SHAPES[0] <= w / h <= CARD_SHAPES[1])
+
+
+def card_on_table(frame: Frame, xyxy: Box, reach: float) -> Frame | None:
+    """The card holding the box `xyxy` found as what stands out from the table around
+        it, straightened; None where it does not stand apart (it touches the window's edge,
+        or nothing there differs from the table).
+
+        Why: a card cut in two by a dark band is boxed by the locator as its white halves,
+        and where one half and its index go unfound the other half's box is all there is:
+        the brightest region inside it is half a card. Enrolment photos show cards lying
+        apart on a table, so the card is the region around the box whose colour is not the
+        table's, the band included. Looked for within `reach` pixels (about a card's
+        larger side) of the box; the table's colour is the window's border, its speckle
+        smoothed away first (`TABLE_SMOOTH`), a window's cards outside the table's
+    colour as the median keeps them out."""
+    x0, y0, x1, y1 = xyxy
+    h, w = frame.shape[:2]
+    left, top = max(0, round(x0 - reach)), max(0, round(y0 - reach))
+    right, bottom = min(w, round(x1 + reach)), min(h, round(y1 + reach))
+    cut = np.ascontiguousarray(frame[top:bottom, left:right])
+    if min(cut.shape[:2]) < 16:
+        return None
+    sigma = max(1.0, TABLE_SMOOTH * reach)
+    lab = cv2.cvtColor(cv2.GaussianBlur(cut, (0, 0), sigma), cv2.COLOR_BGR2LAB).astype(np.float32)
+    ring = max(2, round(0.03 * min(cut.shape[:2])))
+    edge = np.ones(cut.shape[:2], bool)
+    edge[ring:-ring, ring:-ring] = False
+    distance = np.clip(np.linalg.norm(lab - _table_colour(lab, edge), axis=2), 0, 255)
+    distance = distance.astype(np.uint8)
+    # Table and cards: two modes of the distance (Otsu), however speckled the table.
+    otsu, _ = cv2.threshold(distance, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = (distance > max(TABLE_CONTRAST, otsu)).astype(np.uint8) * 255
+    # The blur mixes a band's dark and the card's white into the table's grey along
+    # their edge: a seam the closing bridges.
+    seam = max(3, round(2 * sigma) | 1)
+    mask = cv2.morphologyEx(
+        mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (seam, seam))
+    )
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cv2.drawContours(mask, contours, -1, 255, thickness=cv2.FILLED)
+    count, labels = cv2.connectedComponents(mask)
+    inside = labels[
+        max(0, round(y0) - top) : max(0, round(y1) - top),
+        max(0, round(x0) - left) : max(0, round(x1) - left),
+    ]
+    held = np.bincount(inside.ravel(), minlength=count)
+    held[0] = 0
+    if count < 2 or held.max() == 0:
+        return None
+    region = labels == int(held.argmax())
+    ys, xs = np.nonzero(region)
+    if (
+        ys.min() <= ring
+        or xs.min() <= ring
+        or ys.max() >= cut.shape[0] - 1 - ring
+        or (xs.max() >= cut.shape[1] - 1 - ring)
+    ):
+        return None
+    outline, _ = cv2.findContours(
+        region.astype(np.uint8) * 255, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
+    )
+    return _straightened(cut, max(outline, key=cv2.contourArea), FACE_HEIGHT)
+
+
+def _table_colour(lab: npt.NDArray[np.float32], edge: npt.NDArray[np.bool_]) -> npt.NDArray[Any]:
+    """(H, W, 3) the table's colour under every pixel of `lab`: a plane in x and y
+    fitted to the `edge` pixels, refitted `TABLE_FITS` times on the `TABLE_KEEP` share
+    that fits best (the cards the edge crosses are left out). One colour for the whole
+    window took the lit half of a table with a light gradient for card."""
+    h, w = edge.shape
+    ys, xs = np.nonzero(edge)
+    step = max(1, len(ys) // 4000)
+    ys, xs = ys[::step], xs[::step]
+    design = np.stack([np.ones(len(xs)), xs / w, ys / h], axis=1)
+    values = lab[ys, xs].astype(np.float64)
+    keep = np.ones(len(ys), bool)
+    coef = np.zeros((3, 3))
+    for _ in range(TABLE_FITS):
+        coef = np.linalg.lstsq(design[keep], values[keep], rcond=None)[0]
+        residual = np.linalg.norm(design @ coef - values, axis=1)
+        keep = residual <= np.quantile(residual, TABLE_KEEP)
+    gy, gx = np.mgrid[0:h, 0:w]
+    return np.asarray(
+        coef[0] + np.multiply.outer(gx / w, coef[1]) + np.multiply.outer(gy / h, coef[2]),
+        np.float32,
+    )
+
+
+def whole_face(frame: Frame, xyxy: Box, reach: float) -> Frame:
+    """The card boxed by `xyxy` cut out and straightened (`card_cutout`); where that is
+    not a whole card's shape (`looks_whole`), the card found on the table around the box
+    (`card_on_table`, within `reach` pixels, about a card's larger side) when that one
+    is. Else the box's cut as before: never a worse picture than the box."""
+    face = card_cutout(frame, xyxy)
+    if looks_whole(face):
+        return face
+    found = card_on_table(frame, xyxy, reach)
+    return found if found is not None and looks_whole(found) else face
 
 
 def _trimmed(face: Frame, covered: npt.NDArray[np.bool_], height: int) -> Frame:

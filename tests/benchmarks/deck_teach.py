@@ -153,18 +153,43 @@ distance such photos are where most missed cards are (docs/decks.md)."""
 SHAKES = (", steady", ", shaken")
 
 
-def shake(rendered: Rendered) -> str:
-    """`SHAKES[1]` for a photo whose blur reaches `SHAKEN_SHARE` of its median visible
-    index's size, else `SHAKES[0]`."""
+WEBCAM_INDEX_PX = float(np.sqrt(13 * 32))
+"""The index size (`quad_size`, the side of a square of the same area) of DESIGN.md's
+webcam frame: a 1280x720 webcam over a 1 m table shows a card index about 13x32 px.
+The generator's table distance (cards 90-250 px tall, `hand_photos.DISTANCES`) reaches
+well under it (8-13 px indices), where a person reads most steady indices but not all
+(docs/decks.md, 2026-12-05: 22 of 24 at table distance). Steady photos are also shown
+apart on each side of it, so the figures at the DESIGN's own scale can be read."""
+SIZES = (f", indices >= {WEBCAM_INDEX_PX:.0f} px", f", indices < {WEBCAM_INDEX_PX:.0f} px")
+
+
+def _median_index(rendered: Rendered) -> float | None:
+    """The photo's median visible index size (`quad_size`), None with none visible."""
     sizes = [
         quad_size(np.asarray(index.quad))
         for lab in rendered.labels()
         for index in lab.indices
         if index.state == "visible"
     ]
-    if not sizes or rendered.blur_px < SHAKEN_SHARE * float(np.median(sizes)):
+    return float(np.median(sizes)) if sizes else None
+
+
+def shake(rendered: Rendered) -> str:
+    """`SHAKES[1]` for a photo whose blur reaches `SHAKEN_SHARE` of its median visible
+    index's size, else `SHAKES[0]`."""
+    median = _median_index(rendered)
+    if median is None or rendered.blur_px < SHAKEN_SHARE * median:
         return SHAKES[0][2:]
     return SHAKES[1][2:]
+
+
+def index_scale(rendered: Rendered) -> str | None:
+    """`SIZES[0]` for a photo whose median visible index reaches `WEBCAM_INDEX_PX`, else
+    `SIZES[1]`; None for a photo with no visible index (no size to band it by)."""
+    median = _median_index(rendered)
+    if median is None:
+        return None
+    return SIZES[0] if median >= WEBCAM_INDEX_PX else SIZES[1]
 
 
 @dataclass
@@ -476,7 +501,12 @@ def run_look(
             taught_tally = card_tally(taught, scene.rendered, heading if misses else None)
             scan_seconds["after"].append(time.perf_counter() - started)
             tallies = (shipped_tally, taught_tally, card_tally(unnamed, scene.rendered))
-            for key in ("all", scene.distance, f"{scene.distance}, {shake(scene.rendered)}"):
+            banded = f"{scene.distance}, {shake(scene.rendered)}"
+            keys = ["all", scene.distance, banded]
+            scale = index_scale(scene.rendered)
+            if banded.endswith(SHAKES[0]) and scale is not None:
+                keys.append(banded + scale)
+            for key in keys:
                 for tallied, tally in zip((before, after, after_unnamed), tallies, strict=True):
                     tallied[key].add(tally)
             located_indices(models, scene)
@@ -502,11 +532,15 @@ def run_look(
                 else ""
             )
         )
-        keys = [f"{d}{band}" for d in ("close-up", "table") for band in ("", *SHAKES)]
+        keys = [
+            f"{d}{band}"
+            for d in ("close-up", "table")
+            for band in ("", SHAKES[0], *(SHAKES[0] + size for size in SIZES), SHAKES[1])
+        ]
         for key in [*keys, "all"]:
             if key in before:
                 print(
-                    f"  {key:<17} cards {before[key].truth:4d}: before {before[key].pr()}  "
+                    f"  {key:<34} cards {before[key].truth:4d}: before {before[key].pr()}  "
                     f"after {after[key].pr()}"
                 )
         print(

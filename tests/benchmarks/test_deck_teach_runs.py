@@ -32,3 +32,11 @@ def test_deck_teaching_benchmark_runs(
     assert "hands, exact / right, flagged / wrong, flagged / wrong, silent:" in out
     assert "photos told they are blurred or shaken, before / after: " in out
     assert 0 <= look["all_silent_hands_after"] <= 2
+    # Steady photos are split by index size at the DESIGN's webcam scale: the two bands
+    # hold every steady card, each once.
+    for distance in ("close-up", "table"):
+        steady = look.get(f"{distance}, steady_cards")
+        if steady is None:
+            continue
+        banded = [look.get(f"{distance}, steady{size}_cards", 0.0) for size in module.SIZES]
+        assert sum(banded) == steady

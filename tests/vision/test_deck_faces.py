@@ -8,7 +8,14 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from shanghai.vision.deck_faces import FACE_HEIGHT, card_cutout, spanning_box, upright_card
+from shanghai.vision.deck_faces import (
+    FACE_HEIGHT,
+    card_cutout,
+    looks_whole,
+    spanning_box,
+    upright_card,
+    whole_face,
+)
 
 
 def _table_with_a_card(angle: float, size: tuple[float, float] = (120, 170)) -> np.ndarray:  # type: ignore[type-arg]
@@ -107,3 +114,53 @@ def test_a_card_boxed_as_two_halves_is_cut_from_the_box_spanning_both() -> None:
     # one half's box alone gives half a card, the face enrolment used to store
     half = card_cutout(table, tuple(float(v) for v in halves[0]))  # type: ignore[arg-type]
     assert half.shape[1] / half.shape[0] < 0.6 or half.shape[1] / half.shape[0] > 1.2
+
+
+def _lit_speckled_table(shape: tuple[int, int]) -> np.ndarray:  # type: ignore[type-arg]
+    """A pink speckled table lit from one side (a light gradient across it)."""
+    rng = np.random.default_rng(5)
+    h, w = shape
+    table = np.empty((h, w, 3), np.float32)
+    table[:] = (150, 130, 170)
+    for x, y in rng.integers(0, max(h, w), (2500, 2)):
+        cv2.circle(table, (int(x), int(y)), 3, (40, 40, 50), -1)
+    light = np.linspace(0.75, 1.25, w, dtype=np.float32)[None, :, None]
+    return np.clip(table * light, 0, 255).astype(np.uint8)
+
+
+def test_a_half_boxed_band_card_is_found_whole_on_the_table() -> None:
+    """The locator boxed one white half and found nothing of the other: the box's cut is
+    half a card, and enrolment stored that sliver as the card's face."""
+    table = _lit_speckled_table((700, 900))
+    card = np.zeros(table.shape[:2], np.uint8)
+    band = np.zeros_like(card)
+    cv2.fillConvexPoly(card, cv2.boxPoints(((400, 350), (150, 210), 7.0)).astype(np.int32), 255)
+    cv2.fillConvexPoly(band, cv2.boxPoints(((400, 350), (150, 70), 7.0)).astype(np.int32), 255)
+    table[card > 0] = (235, 235, 235)
+    table[band > 0] = (30, 30, 30)
+    # another card lying apart, as on an enrolment photo
+    cv2.fillConvexPoly(
+        table, cv2.boxPoints(((700, 380), (150, 210), -5.0)).astype(np.int32), (235, 235, 235)
+    )
+    white = (card > 0) & (band == 0)
+    ys, xs = np.nonzero(white & (np.arange(700)[:, None] < 330))
+    half = (float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()))
+    assert not looks_whole(card_cutout(table, half))
+    face = whole_face(table, half, reach=230.0)
+    height, width = face.shape[:2]
+    assert abs(width / height - 150 / 210) < 0.06, width / height
+    rows = face[:, :, 0].astype(float).mean(axis=1)
+    third = height // 3
+    assert rows[:third].mean() > 150 and rows[-third:].mean() > 150  # both white halves
+    assert rows[third + 10 : 2 * third - 10].mean() < 90  # the band between them
+
+
+def test_a_card_boxed_whole_keeps_its_cut_and_nothing_found_keeps_the_box() -> None:
+    table = _table_with_a_card(9.0)
+    ys, xs = np.nonzero(table[:, :, 0] > 200)
+    box = (float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()))
+    assert np.array_equal(whole_face(table, box, reach=200.0), card_cutout(table, box))
+    # a sliver on a plain grey photo: no card stands out around it, the box's cut is kept
+    plain = np.full((300, 300, 3), 128, np.uint8)
+    sliver = (100.0, 140.0, 200.0, 160.0)
+    assert np.array_equal(whole_face(plain, sliver, reach=120.0), card_cutout(plain, sliver))
