@@ -14,6 +14,11 @@ of carpet at a side. So the region is opened first (specks and thin bridges cut 
 and after the warp, edge rows and columns the card covers less than half of are
 trimmed (at most `MAX_TRIM` of a side). The faces are what a person checks on the page
 and what a taught deck's locator learns the deck's cards from (`enrolled_look`).
+
+A box may hold only part of a card: the locator boxes a band card's white halves apart,
+and where it finds one half and nothing of the other, that half is all the box holds.
+Enrolment then looks for the card again as what stands out from the table around the
+box (`whole_face`, `card_on_table`): enrolment photos show cards lying apart on a table.
 """
 
 from __future__ import annotations

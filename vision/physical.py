@@ -208,6 +208,13 @@ def one_card_pairs(
         out = np.asarray([p for k, p in centres if k not in (i, j)], dtype=np.float64)
         return out.reshape(-1, 2)
 
+    def middles(i: int, j: int) -> Float64Array:
+        """The indices of the other cards seen at one corner only: what a row's middle
+        cards show (`_in_a_row`)."""
+        out = np.asarray([p for k, p in centres if k not in (i, j) and k in lone_set])
+        return out.astype(np.float64).reshape(-1, 2)
+
+    lone_set = set(lone)
     nobody = np.zeros((0, 2), dtype=np.float64)
     pairs = []
     for n, i in enumerate(lone):
@@ -225,7 +232,7 @@ def one_card_pairs(
             elif (
                 covered
                 and any(on_one_diagonal(*corners, n, nobody) for n in sizes)
-                and not _in_a_row(a, b, rest)
+                and not _in_a_row(a, b, middles(i, j))
             ):
                 across = True
             else:
@@ -236,11 +243,15 @@ def one_card_pairs(
 
 
 def _in_a_row(a: SeenCard, b: SeenCard, points: Float64Array) -> bool:
-    """Whether another card's index (`points`, (K, 2) centres) lies in line between the
-    two cards' one indices (`card_fit.in_line_between`, by their mean index height): two
-    copies three cards apart in a row lie a card's diagonal apart with the cards
-    between them on the face that diagonal implies, their indices in one line (two 12Y
-    of a Rook row were folded into one on the validation hands, seed 3101)."""
+    """Whether another card's index (`points`, (K, 2) centres of cards seen at one corner
+    only) lies in line between the two cards' one indices (`card_fit.in_line_between`,
+    by their mean index height): two copies three cards apart in a row lie a card's
+    diagonal apart with the cards between them on the face that diagonal implies, their
+    indices in one line (two 12Y of a Rook row were folded into one on the validation
+    hands, seed 3101). A row's middle cards are covered by the next, so each shows one
+    corner; a card read at both corners lies whole, across the others, and its index on
+    that line is chance (a 12Y lying across a band-look 10G whose two corners it split
+    was counted as a second 10G on validation photo 67, seed 6)."""
     pa, pb = (c.index_centers[0].astype(np.float64) for c in (a, b))
     boxes = np.asarray([a.index_xyxy[0], b.index_xyxy[0]], dtype=np.float64)
     height = float(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]).mean())

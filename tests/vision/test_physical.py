@@ -385,3 +385,25 @@ def test_in_a_hand_a_card_under_another_showing_both_corners_is_one_card_to_chec
     assert len(_fold_lone_pairs(in_line, outlined=True, covered=True)[0]) == 4
     row = _lone("9d", *((2 * start + end) / 3))
     assert len(_fold_lone_pairs([owner, *pair, row], outlined=True, covered=True)[0]) == 4
+
+
+def test_a_card_read_at_both_corners_across_a_pair_does_not_keep_it_two() -> None:
+    """A card lying whole across the middle of another can put one of its own indices on
+    the line between the covered card's corners (a 12Y across a band-look 10G: two 10G on
+    a taught deck's validation photo). A row's middle cards show one corner each, so only
+    a card seen at one corner keeps the pair two; one read at both corners lies across."""
+    owner = SeenCard(
+        Card.parse("4s"), 0.9, (300, 100, 363, 188), index_xyxy=((302, 104, 311, 124),), box_id=0
+    )
+    pair = _diagonal_pair("10G", (120, 113), 10.0)
+    start, end = pair[0].index_centers[0], pair[1].index_centers[0]
+    on_line = (start + end) / 2
+    near = _lone("12Y", *on_line).index_xyxy[0]
+    far = _lone("12Y", *(on_line + np.array([70.0, -60.0]))).index_xyxy[0]
+    whole = SeenCard(Card.parse("12Y"), 0.9, near, index_xyxy=(near, far))
+    hand, _ = _fold_lone_pairs([owner, *pair, whole], outlined=True, covered=True)
+    assert sorted(str(c.card) for c in hand) == ["10G", "12Y", "4s"]
+    assert next(c for c in hand if str(c.card) == "10G").covered
+    # the same index alone, a row's middle card, keeps them two
+    middle = _lone("12Y", *on_line)
+    assert len(_fold_lone_pairs([owner, *pair, middle], outlined=True, covered=True)[0]) == 4
