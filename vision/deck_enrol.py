@@ -455,6 +455,11 @@ def _holders(
     return out
 
 
+def _centre(box: npt.NDArray[np.float32]) -> tuple[float, float]:
+    """A box's centre, in pixels."""
+    return float(box[0] + box[2]) / 2, float(box[1] + box[3]) / 2
+
+
 def _card_reach(boxes: Sequence[Box]) -> float:
     """How far around a card's box its face is looked for when the box holds only part
     of it (`deck_faces.whole_face`): the median larger side of the photo's card boxes.
@@ -506,7 +511,8 @@ def enrol_photo(
             for g in rows
             for i in groups[g]
         ]  # fmt: skip
-        face = whole_face(frame, spanning_box(card_xyxy[rows]), reach)
+        marks = [_centre(index_xyxy[i]) for g in rows for i in groups[g]]
+        face = whole_face(frame, spanning_box(card_xyxy[rows]), reach, marks)
         span = card_span([index_xyxy[i] for g in rows for i in groups[g]])
         out.append(EnrolledCard(labels[j], wide, face, guesses[rows[0]], span))
     check_sharp(name, [c.crops for c in out], [str(c.card) for c in out])
@@ -700,7 +706,7 @@ def find_cards(
                 Card.parse(models.reader.names[best]),
                 float(shares[best]),
                 wide,
-                whole_face(frame, box, reach),
+                whole_face(frame, box, reach, [_centre(index_xyxy[i]) for i in rows]),
                 box,
                 card_span([index_xyxy[i] for i in rows]),
             )

@@ -195,19 +195,23 @@ def looks_whole(face: Frame) -> bool:
     return bool(h > 0 and CARD_SHAPES[0] <= w / h <= CARD_SHAPES[1])
 
 
-def card_on_table(frame: Frame, xyxy: Box, reach: float) -> Frame | None:
-    """The card holding the box `xyxy` found as what stands out from the table around
-        it, straightened; None where it does not stand apart (it touches the window's edge,
-        or nothing there differs from the table).
+def card_on_table(
+    frame: Frame, xyxy: Box, reach: float, marks: Sequence[tuple[float, float]] = ()
+) -> Frame | None:
+    """The card holding the box `xyxy` and the points `marks` (its indices' centres),
+    found as what stands out from the table around it, straightened; None where it does
+    not stand apart (it touches the window's edge, nothing there differs from the table,
+    or the region found leaves out a mark).
 
-        Why: a card cut in two by a dark band is boxed by the locator as its white halves,
-        and where one half and its index go unfound the other half's box is all there is:
-        the brightest region inside it is half a card. Enrolment photos show cards lying
-        apart on a table, so the card is the region around the box whose colour is not the
-        table's, the band included. Looked for within `reach` pixels (about a card's
-        larger side) of the box; the table's colour is the window's border, its speckle
-        smoothed away first (`TABLE_SMOOTH`), a window's cards outside the table's
-    colour as the median keeps them out."""
+    Why: a card cut in two by a dark band is boxed by the locator as its white halves,
+    and where one half and its index go unfound the other half's box is all there is:
+    the brightest region inside it is half a card. Enrolment photos show cards lying
+    apart on a table, so the card is the region around the box whose colour is not the
+    table's, the band included. Looked for within `reach` pixels (about a card's larger
+    side) of the box; the table's colour is a plane fitted to the window's edge
+    (`_table_colour`), its speckle smoothed away first (`TABLE_SMOOTH`). The region must
+    hold the card's own indices: where a card's white matches a light table, the band
+    alone stands out, and it was taken for the card."""
     x0, y0, x1, y1 = xyxy
     h, w = frame.shape[:2]
     left, top = max(0, round(x0 - reach)), max(0, round(y0 - reach))
@@ -254,7 +258,14 @@ def card_on_table(frame: Frame, xyxy: Box, reach: float) -> Frame | None:
     outline, _ = cv2.findContours(
         region.astype(np.uint8) * 255, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
     )
-    return _straightened(cut, max(outline, key=cv2.contourArea), FACE_HEIGHT)
+    card = max(outline, key=cv2.contourArea)
+    # The marks are tested against the card's rectangle, not its pixels: a corner whose
+    # white matches the table drops out of the region, the index printed there with it.
+    rectangle = cv2.boxPoints(cv2.minAreaRect(card)).astype(np.float32)
+    for x, y in marks:
+        if cv2.pointPolygonTest(rectangle, (float(x - left), float(y - top)), False) < 0:
+            return None
+    return _straightened(cut, card, FACE_HEIGHT)
 
 
 def _table_colour(lab: npt.NDArray[np.float32], edge: npt.NDArray[np.bool_]) -> npt.NDArray[Any]:
@@ -281,15 +292,18 @@ def _table_colour(lab: npt.NDArray[np.float32], edge: npt.NDArray[np.bool_]) -> 
     )
 
 
-def whole_face(frame: Frame, xyxy: Box, reach: float) -> Frame:
+def whole_face(
+    frame: Frame, xyxy: Box, reach: float, marks: Sequence[tuple[float, float]] = ()
+) -> Frame:
     """The card boxed by `xyxy` cut out and straightened (`card_cutout`); where that is
     not a whole card's shape (`looks_whole`), the card found on the table around the box
-    (`card_on_table`, within `reach` pixels, about a card's larger side) when that one
-    is. Else the box's cut as before: never a worse picture than the box."""
+    (`card_on_table`, within `reach` pixels, about a card's larger side, holding the
+    `marks`, its indices' centres) when that one is. Else the box's cut as before:
+    never a worse picture than the box."""
     face = card_cutout(frame, xyxy)
     if looks_whole(face):
         return face
-    found = card_on_table(frame, xyxy, reach)
+    found = card_on_table(frame, xyxy, reach, marks)
     return found if found is not None and looks_whole(found) else face
 
 

@@ -146,13 +146,18 @@ def test_a_half_boxed_band_card_is_found_whole_on_the_table() -> None:
     ys, xs = np.nonzero(white & (np.arange(700)[:, None] < 330))
     half = (float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()))
     assert not looks_whole(card_cutout(table, half))
-    face = whole_face(table, half, reach=230.0)
+    index = ((half[0] + half[2]) / 2, half[1] + 15.0)  # the half's corner index
+    face = whole_face(table, half, reach=230.0, marks=[index])
     height, width = face.shape[:2]
     assert abs(width / height - 150 / 210) < 0.06, width / height
     rows = face[:, :, 0].astype(float).mean(axis=1)
     third = height // 3
     assert rows[:third].mean() > 150 and rows[-third:].mean() > 150  # both white halves
     assert rows[third + 10 : 2 * third - 10].mean() < 90  # the band between them
+    # a region that leaves out the card's own index is not taken for the card
+    away = (half[2] + 120.0, half[3] + 200.0)
+    kept = whole_face(table, half, reach=230.0, marks=[index, away])
+    assert np.array_equal(kept, card_cutout(table, half))
 
 
 def test_a_card_boxed_whole_keeps_its_cut_and_nothing_found_keeps_the_box() -> None:
