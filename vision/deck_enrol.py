@@ -503,17 +503,15 @@ def enrol_photo(
     out = []
     reach = _card_reach([spanning_box(card_xyxy[rows]) for rows in matched.values()])
     for j, rows in sorted(matched.items()):
+        indices = [index_xyxy[i] for g in rows for i in groups[g]]
         wide = [
-            square_crop(
-                frame, as_box(index_xyxy[i]), size=ENROL_SIZE,
-                context=ENROL_CONTEXT,
-            )
-            for g in rows
-            for i in groups[g]
-        ]  # fmt: skip
-        marks = [_centre(index_xyxy[i]) for g in rows for i in groups[g]]
-        face = whole_face(frame, spanning_box(card_xyxy[rows]), reach, marks)
-        span = card_span([index_xyxy[i] for g in rows for i in groups[g]])
+            square_crop(frame, as_box(box), size=ENROL_SIZE, context=ENROL_CONTEXT)
+            for box in indices
+        ]
+        face = whole_face(
+            frame, spanning_box(card_xyxy[rows]), reach, [_centre(box) for box in indices]
+        )
+        span = card_span(indices)
         out.append(EnrolledCard(labels[j], wide, face, guesses[rows[0]], span))
     check_sharp(name, [c.crops for c in out], [str(c.card) for c in out])
     return out

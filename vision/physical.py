@@ -41,7 +41,7 @@ same face on the table more than once. The rules, in order:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -204,17 +204,13 @@ def one_card_pairs(
     lone = [i for i, c in enumerate(cards) if len(c.index_xyxy) == 1]
     centres = [(i, point) for i, c in enumerate(cards) for point in c.index_centers]
 
-    def others(i: int, j: int) -> Float64Array:
-        out = np.asarray([p for k, p in centres if k not in (i, j)], dtype=np.float64)
-        return out.reshape(-1, 2)
+    def others(i: int, j: int, among: Collection[int] | None = None) -> Float64Array:
+        """The indices of the cards other than `i` and `j` (of those `among` only): with
+        the cards seen at one corner, what a row's middle cards show (`_in_a_row`)."""
+        out = [p for k, p in centres if k not in (i, j) and (among is None or k in among)]
+        return np.asarray(out, dtype=np.float64).reshape(-1, 2)
 
-    def middles(i: int, j: int) -> Float64Array:
-        """The indices of the other cards seen at one corner only: what a row's middle
-        cards show (`_in_a_row`)."""
-        out = np.asarray([p for k, p in centres if k not in (i, j) and k in lone_set])
-        return out.astype(np.float64).reshape(-1, 2)
-
-    lone_set = set(lone)
+    one_corner = set(lone)
     nobody = np.zeros((0, 2), dtype=np.float64)
     pairs = []
     for n, i in enumerate(lone):
@@ -232,7 +228,7 @@ def one_card_pairs(
             elif (
                 covered
                 and any(on_one_diagonal(*corners, n, nobody) for n in sizes)
-                and not _in_a_row(a, b, middles(i, j))
+                and not _in_a_row(a, b, others(i, j, one_corner))
             ):
                 across = True
             else:
