@@ -159,6 +159,7 @@ class TableReader:
     named_read: float | None = None
     taught = False
     corner_span: float | None = None
+    own_cards: frozenset[str] = frozenset()
 
     def __init__(self, table: MiniTable, confidence: float = 0.9) -> None:
         self.table = table

@@ -46,6 +46,7 @@ class StandInReader:
     named_read: float | None = None
     taught = False
     corner_span: float | None = None
+    own_cards: frozenset[str] = frozenset()
 
     def __init__(self, table: MiniTable, unsure: Collection[str] = ()) -> None:
         self.table = table

@@ -32,7 +32,7 @@ from .reconstruct import Reconstructor
 from .snapshot import TableSnapshot
 from .unshake import Shake, unshaken_reads
 from .zones import ZoneConfig
-from .zoom import NEAR_GAIN, ZoomPass, shifted, turned_boxes
+from .zoom import DETECTOR_IOU, NEAR_GAIN, ZoomPass, shifted, turned_boxes
 
 __all__ = [
     "CardModels",
@@ -149,6 +149,12 @@ class FrameReader(Protocol):
         (`physical.CardIdentifier.corner_span`); None without one."""
         ...
 
+    @property
+    def own_cards(self) -> frozenset[str]:
+        """The cards a taught deck's own reader learnt (empty without one): the only
+        taught reads the name level may make sure (`scan.PhotoScanner.is_sure`)."""
+        ...
+
     def read_frame(
         self,
         frame: Frame,
@@ -174,7 +180,7 @@ class CardModels:
         *,
         threads: int | None = None,
         conf: float = 0.25,
-        iou: float = 0.6,
+        iou: float = DETECTOR_IOU,
         zoom: ZoomPass | None = None,
         min_read: float | None = None,
         turned: bool = True,
@@ -357,7 +363,7 @@ class CardModels:
         if second == "zoom":
             size = min(int(first * self.zoom.zoom), ZOOM_MAX_SIDE)
             zoomed = self.detector(frame, conf=self.conf, iou=self.iou, imgsz=size)
-            found = self.zoom.merge(found, zoomed, scale)
+            found = self.zoom.merge(found, zoomed, scale, self.iou)
             # A taught deck's scans only (`NEAR`): where it was measured to help.
             wanted = self.zoom.near if self.taught else 0.0
             if like is not None:
@@ -368,13 +374,13 @@ class CardModels:
         elif second == "shrink":
             size = int(first * self.zoom.shrink)
             shrunk = self.detector(frame, conf=self.conf, iou=self.iou, imgsz=size)
-            found = self.zoom.merge_large(found, shrunk, scale)
+            found = self.zoom.merge_large(found, shrunk, scale, self.iou)
         if self.zoom.half_turn:
             turned = self.detector(
                 np.ascontiguousarray(frame[::-1, ::-1]), conf=self.conf, iou=self.iou, imgsz=first
             )
             height, width = frame.shape[:2]
-            found = self.zoom.merge_turned(found, turned_boxes(turned, width, height))
+            found = self.zoom.merge_turned(found, turned_boxes(turned, width, height), self.iou)
         indices = found.of_class("index")
         cards = found.of_class("card")
         return indices.xyxy, indices.confidence, cards.xyxy, Passes(scale, second, near)
@@ -407,7 +413,7 @@ class CardModels:
             iou=self.iou,
             imgsz=round(max(x1 - x0, y1 - y0) * near),
         )
-        return self.zoom.merge(found, shifted(part, x0, y0), scale), near
+        return self.zoom.merge(found, shifted(part, x0, y0), scale, self.iou), near
 
     def classify(self, crops: list[Frame]) -> npt.NDArray[np.float32]:
         """(N, classes) reader probabilities; with `turned`, the mean over each crop and

@@ -351,7 +351,16 @@ class PhotoScanner:
         cards (its wide band split the card's outline in two), against 2 misread. So
         with a deck, a name read twice within a card's reach, or lying as another
         card's opposite corner in a hand (`_corners_of_some_card`), is never sure,
-        whichever way it would be."""
+        whichever way it would be.
+
+        With a deck, the name level holds only for the cards its own reader learnt
+        (`FrameReader.own_cards`): what made the level stand there is that reader's
+        sharpness on its deck's cards (`CardModels.sure_name`). A card the deck did not
+        enrol is read as the shipped models read it, but boxed by the deck's locator,
+        which finds things on a real table the shipped one does not: on the real-dev
+        photos with their deck taught, the printed postage box of an envelope, boxed at
+        0.50 and read a joker at 1.00 (the shipped reader reads it so too), scored a
+        hand 50 points high with no warning (IMG_2481, 2026-12-06, fifth session)."""
         if (
             not card.outlined
             or card.covered
@@ -367,6 +376,8 @@ class PhotoScanner:
             return False
         if card.confidence < self.sure_level:
             level = self.models.sure_name
+            if self.models.taught and str(card.card) not in self.models.own_cards:
+                level = None
             reading = card.score_reading if kind is PhotoKind.HAND else card.reading
             if level is None or reading is None or reading < level:
                 return False

@@ -45,6 +45,12 @@ reads imply is no card (`_outsized`): a card's box, turned any way, is at most 1
 its length (the card's diagonal), and 1.8 leaves half a card more for cards nearer
 the camera than those read."""
 
+AROUND_READ = 1.35
+"""A card box holding an index of a card read with an outline of its own is no card when
+its longer side is over this many times the longest card the reads imply
+(`_around_a_read_card`): a card's box, turned any way, is at most 1.23 of its length,
+and a tenth more is left for a loosely drawn box."""
+
 
 def unread_boxes(
     card_boxes: npt.NDArray[np.float32],
@@ -56,12 +62,14 @@ def unread_boxes(
     got no box (that card is the box's own)."""
     boxes = np.asarray(card_boxes, dtype=np.float32).reshape(-1, 4)
     used = {c.box_id for c in cards if c.box_id is not None} | set(claimed)
-    loose = [c.index_centers for c in cards if c.box_id is None]
-    points = np.concatenate(loose).reshape(-1, 2) if loose else np.zeros((0, 2), np.float32)
+    points = _index_centres([c for c in cards if c.box_id is None])
+    read = _index_centres([c for c in cards if c.box_id is not None])
     longest = _longest_card(cards)
     keep = []
     for k in range(len(boxes)):
         if k in used or _holds(boxes[k], points).any() or _outsized(boxes[k], longest):
+            continue
+        if _around_a_read_card(boxes[k], read, longest):
             continue
         if not _spans_read_cards(boxes[k], boxes, cards):
             keep.append(k)
@@ -83,8 +91,29 @@ def _longest_card(cards: Sequence[SeenCard]) -> float:
     return max(lengths)
 
 
-def _outsized(box: npt.NDArray[np.float32], longest: float) -> bool:
-    """Whether `box` is too large to be a card beside the cards read (`OUTSIZED`). On
+def _index_centres(cards: Sequence[SeenCard]) -> npt.NDArray[np.float32]:
+    """(P, 2) the index centres of `cards`."""
+    centres = [c.index_centers for c in cards]
+    return np.concatenate(centres).reshape(-1, 2) if centres else np.zeros((0, 2), np.float32)
+
+
+def _around_a_read_card(
+    box: npt.NDArray[np.float32], read: npt.NDArray[np.float32], longest: float
+) -> bool:
+    """Whether `box` holds an index of a card read with its own outline (`read`: their
+    index centres) and is larger than a card lying there can box (`AROUND_READ`): that
+    card and what lies around it, not a card under it. A card under another may hold the
+    other's index in its box, but it lies at the same place, so it boxes no larger than
+    a card; the `OUTSIZED` margin is for cards elsewhere, nearer the camera. On the
+    real-dev photos a taught deck's locator boxed a drum pad, a sheaf of papers and a
+    cloth around the one card read (1.4-1.8 times its box), each "a card could not be
+    read" on a photo read right (2026-12-06, fifth session: docs/vision.md)."""
+    return bool(_holds(box, read).any()) and _outsized(box, longest, AROUND_READ)
+
+
+def _outsized(box: npt.NDArray[np.float32], longest: float, bound: float = OUTSIZED) -> bool:
+    """Whether `box` is too large to be a card beside the cards read (`OUTSIZED`, or
+    `bound` times the longest card read). On
     the real photos of one deck, a taught deck's locator outlined patches of a blanket,
     a table or a drum pad two to three cards large beside the one card read, and "1
     card could not be read" flagged photos read right: dropping such outlines took the
@@ -96,7 +125,7 @@ def _outsized(box: npt.NDArray[np.float32], longest: float) -> bool:
     one hand read right now exact and one wrong hand still flagged."""
     if longest <= 0:
         return False
-    return float(max(box[2] - box[0], box[3] - box[1])) > OUTSIZED * longest
+    return float(max(box[2] - box[0], box[3] - box[1])) > bound * longest
 
 
 def _spans_read_cards(

@@ -35,7 +35,17 @@ import numpy.typing as npt
 from .arrays import Float32Array
 from .detections import Detections
 
-__all__ = ["NEAR_GAIN", "ZoomPass", "shifted", "turned_boxes"]
+__all__ = ["DETECTOR_IOU", "NEAR_GAIN", "ZoomPass", "shifted", "turned_boxes"]
+
+DETECTOR_IOU = 0.6
+"""The locator's own suppression level (IoU, each class apart): within one pass, boxes
+of one class overlapping more than this are one object (`pipeline.CardModels.iou`), and
+card boxes from two passes are resolved by the same rule (`ZoomPass.merge`)."""
+
+CARD_WITHIN = 0.9
+"""A card box lying this much inside a surer one is a part of that card, not a card
+(`_suppress`): the locator boxes a card cut by a brush handle in two halves, or the
+strip of a card's index column, as well as the whole card."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,31 +124,38 @@ class ZoomPass:
             return None
         return x0, y0, right, bottom
 
-    def merge(self, first: Detections, zoomed: Detections, scale: float = 1.0) -> Detections:
+    def merge(
+        self, first: Detections, zoomed: Detections, scale: float = 1.0, iou: float = DETECTOR_IOU
+    ) -> Detections:
         """Both passes' boxes, the zoomed pass's only where they are small, with
-        duplicates (same class, the smaller box over `overlap` covered) resolved by
-        confidence."""
+        duplicates resolved by confidence (`_suppress`: indices by the smaller box
+        covered over `overlap`, cards by `iou`, the locator's own level)."""
         limit = _per_class(zoomed, self.small_card_px, self.small_index_px)
         small = (_long_side(zoomed.xyxy) * scale < limit) & (zoomed.confidence >= self.min_conf)
-        return self._joined(first, zoomed, small)
+        return self._joined(first, zoomed, small, iou)
 
-    def merge_large(self, first: Detections, shrunk: Detections, scale: float = 1.0) -> Detections:
+    def merge_large(
+        self, first: Detections, shrunk: Detections, scale: float = 1.0, iou: float = DETECTOR_IOU
+    ) -> Detections:
         """Both passes' boxes, the shrunk pass's only where they are large."""
         limit = _per_class(shrunk, self.large_card_px, self.large_index_px)
-        return self._joined(first, shrunk, _long_side(shrunk.xyxy) * scale > limit)
+        return self._joined(first, shrunk, _long_side(shrunk.xyxy) * scale > limit, iou)
 
-    def merge_turned(self, found: Detections, turned: Detections) -> Detections:
+    def merge_turned(
+        self, found: Detections, turned: Detections, iou: float = DETECTOR_IOU
+    ) -> Detections:
         """Both looks' boxes (`turned` already mapped back to frame pixels), duplicates
         resolved by confidence as between the zoom passes."""
-        return self._joined(found, turned, np.ones(len(turned), dtype=bool))
+        return self._joined(found, turned, np.ones(len(turned), dtype=bool), iou)
 
     def _joined(
-        self, first: Detections, other: Detections, take: npt.NDArray[np.bool_]
+        self, first: Detections, other: Detections, take: npt.NDArray[np.bool_], iou: float
     ) -> Detections:
         xyxy = np.concatenate([first.xyxy, other.xyxy[take]])
         confidence = np.concatenate([first.confidence, other.confidence[take]])
         class_id = np.concatenate([first.class_id, other.class_id[take]])
-        keep = _suppress(xyxy, confidence, class_id, self.overlap)
+        card = first.names.index("card") if "card" in first.names else None
+        keep = _suppress(xyxy, confidence, class_id, self.overlap, card, iou)
         return Detections(xyxy[keep], confidence[keep], class_id[keep], first.names)
 
 
@@ -177,12 +194,29 @@ def _per_class(found: Detections, card_px: float, index_px: float) -> Float32Arr
 
 
 def _suppress(
-    xyxy: Float32Array, confidence: Float32Array, class_id: npt.NDArray[np.int64], overlap: float
+    xyxy: Float32Array,
+    confidence: Float32Array,
+    class_id: npt.NDArray[np.int64],
+    overlap: float,
+    card: int | None = None,
+    iou: float = DETECTOR_IOU,
 ) -> npt.NDArray[np.int64]:
-    """Greedy by confidence: a box goes when a surer box of its class covers more than
-    `overlap` of the smaller of the two. Plain IoU lets duplicates through here: the two
-    passes box one small index a little differently (a 10 px box shifted by 3 px has
-    IoU 0.5), and two reads of one index would count as two cards."""
+    """Greedy by confidence: a box goes when a surer box of its class is the same
+    object. An index is when that box covers more than `overlap` of the smaller of the
+    two: plain IoU lets duplicates through there, the two passes box one small index a
+    little differently (a 10 px box shifted by 3 px has IoU 0.5), and two reads of one
+    index would count as two cards.
+
+    A card (class `card`) is when their IoU is over `iou`, the locator's own level.
+    Cards in a hand or a pile lie over each other, so one card's box covers most of the
+    next one's: by the smaller box covered, the second pass of a close-up dropped the
+    box of the card under another in a fan of two, which the first pass had found, and
+    that card's read stood with no outline, marked "check it" (18 hands read right on
+    the real-dev photos with their deck taught, 15 with the shipped models, 2026-12-06,
+    fifth session). A card boxed by two passes overlaps itself far more than two cards
+    of a fan do (IoU 0.37 for that pair). A box lying inside a surer one
+    (`CARD_WITHIN`) is a part of that card all the same: kept, each such part became
+    "a card could not be read" on a photo read right."""
     order = np.argsort(-confidence, kind="stable")
     area = (xyxy[:, 2] - xyxy[:, 0]).clip(0) * (xyxy[:, 3] - xyxy[:, 1]).clip(0)
     kept: list[int] = []
@@ -192,8 +226,13 @@ def _suppress(
             lt = np.maximum(xyxy[k, :2], xyxy[i, :2])
             rb = np.minimum(xyxy[k, 2:], xyxy[i, 2:])
             inter = (rb - lt).clip(0).prod(1)
-            covered = inter / (np.minimum(area[k], area[i]) + 1e-9)
-            if np.any((class_id[k] == class_id[i]) & (covered > overlap)):
+            if class_id[i] == card:
+                same = (inter / (area[k] + area[i] - inter + 1e-9) > iou) | (
+                    inter / (np.minimum(area[k], area[i]) + 1e-9) > CARD_WITHIN
+                )
+            else:
+                same = inter / (np.minimum(area[k], area[i]) + 1e-9) > overlap
+            if np.any((class_id[k] == class_id[i]) & same):
                 continue
         kept.append(i)
     return np.asarray(kept, dtype=np.int64)

@@ -160,6 +160,10 @@ class RememberedReads:
     def corner_span(self) -> float | None:
         return self.models.corner_span
 
+    @property
+    def own_cards(self) -> frozenset[str]:
+        return self.models.own_cards
+
     def read_frame(
         self,
         frame: np.ndarray,

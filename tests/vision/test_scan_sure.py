@@ -123,6 +123,22 @@ def test_without_a_name_level_only_the_confidence_decides() -> None:
     assert unsure(snapshot) == ["9c"]
 
 
+def test_with_a_taught_deck_the_name_level_holds_only_for_its_own_cards() -> None:
+    """A deck's own reader is sharp on the cards it learnt; a card the deck did not
+    enrol (a joker read on an envelope's print) is sure only by its confidence."""
+    table = spread(["4h", "JK", "Kd"])
+    reader = Doubted(table, {"JK": (0.5, 0.9995)})
+    reader.taught = True
+    reader.own_cards = frozenset({"4h", "Kd"})
+    assert unsure(scan(table, reader)) == ["JK"]
+    reader.own_cards = frozenset({"4h", "JK", "Kd"})
+    assert unsure(scan(table, reader)) == []
+    # A confidence over the sure level needs no name level, enrolled or not.
+    reader = Doubted(table, {})
+    reader.taught = True
+    assert unsure(scan(table, reader)) == []
+
+
 def test_a_sure_confidence_is_sure_even_for_a_name_read_twice() -> None:
     table = spread(["4h", "9c", "9c"])
     snapshot = scan(table, Doubted(table, {}))
@@ -447,6 +463,7 @@ def test_taught_deck_corners_of_some_card_stay_marked_whatever_the_reader_says()
     taught_reader = TableReader(MiniTable())
     taught_reader.sure_name = 0.999
     taught_reader.taught = True
+    taught_reader.own_cards = frozenset({"14R"})  # its own reader learnt the 14R
     taught = PhotoScanner(taught_reader)
     assert not taught.is_sure(top, cards) and not taught.is_sure(bottom, cards)
     alone = [patch, top]  # no other 14R: the reader's name makes it sure

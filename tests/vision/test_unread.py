@@ -137,17 +137,28 @@ def test_a_card_unread_between_cards_read_keeps_its_box(mini_table) -> None:  # 
 
 
 def _around(boxes: np.ndarray, pad: float) -> np.ndarray:
-    """One box around `boxes`, reaching `pad` px past them above and below."""
+    """One box around `boxes`, reaching `pad` px past them on every side."""
     return np.asarray(
-        [[boxes[:, 0].min(), boxes[:, 1].min() - pad, boxes[:, 2].max(), boxes[:, 3].max() + pad]],
+        [
+            [
+                boxes[:, 0].min() - pad,
+                boxes[:, 1].min() - pad,
+                boxes[:, 2].max() + pad,
+                boxes[:, 3].max() + pad,
+            ]
+        ],
         np.float32,
     )
 
 
-def _pad_for(cover: float, height: float) -> float:
-    """The pad above and below a row of boxes `height` tall that leaves them covering
-    `cover` of the box around them."""
-    return height * (1 / cover - 1) / 2
+def _pad_for(cover: float, width: float, height: float) -> float:
+    """The pad on every side of a row of boxes `width` x `height` (which they fill) that
+    leaves them covering `cover` of the box around them: (w + 2p)(h + 2p) = w h / cover.
+    Padded on every side the box stays card-sized, as a card under them would box
+    (`unread.AROUND_READ`)."""
+    area = width * height / cover
+    root = float(np.sqrt((width + height) ** 2 - 4 * (width * height - area)))
+    return (root - (width + height)) / 4
 
 
 def _unread_with(mini_table, names: list[str], around: list[str], cover: float):  # type: ignore[no-untyped-def]
@@ -159,8 +170,9 @@ def _unread_with(mini_table, names: list[str], around: list[str], cover: float):
     found = CardIdentifier().identify(readings, boxes)
     by_name = {str(c.card): boxes[c.box_id] for c in found.cards if c.box_id is not None}
     inner = np.asarray([by_name[n] for n in around], np.float32)
+    width = float(inner[:, 2].max() - inner[:, 0].min())
     height = float(inner[:, 3].max() - inner[:, 1].min())
-    extra = _around(inner, _pad_for(cover, height))
+    extra = _around(inner, _pad_for(cover, width, height))
     return unread_boxes(np.vstack([boxes, extra]), found.cards)
 
 
@@ -180,7 +192,7 @@ def test_a_box_around_one_card_read_needs_more_cover(mini_table) -> None:  # typ
 
 def test_a_box_two_read_cards_cover_little_of_is_a_card_unread(mini_table) -> None:  # type: ignore[no-untyped-def]
     # Two read indices inside, but 0.6 of the box covered: a card of its own.
-    unread = _unread_with(mini_table, ["10d", "8s", "4c"], ["8s", "4c"], 0.6)
+    unread = _unread_with(mini_table, ["10d", "8s", "4c"], ["10d", "8s"], 0.6)
     assert len(unread) == 1
 
 
@@ -207,3 +219,26 @@ def test_an_outline_somewhat_larger_than_the_cards_read_is_still_a_card(mini_tab
     # A card nearer the camera than the one read, or turned, boxes larger: it stays a
     # card to add.
     assert len(_unread_beside_one_card(mini_table, 1.5)) == 1
+
+
+def _unread_around_one_card(mini_table, scale: float):  # type: ignore[no-untyped-def]
+    """The unread boxes of a photo of one card read, plus an outline with no index of
+    its own `scale` times the card's box, centred on the card."""
+    table = mini_table()
+    table.card("10d", 300, 450)
+    readings, boxes = table.measure()
+    x0, y0, x1, y1 = boxes[0].tolist()
+    cx, cy, w, h = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) * scale, (y1 - y0) * scale
+    around = np.asarray([[cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]], np.float32)
+    found = CardIdentifier().identify(readings, np.vstack([boxes, around]))
+    return unread_boxes(np.vstack([boxes, around]), found.cards)
+
+
+def test_an_outline_around_a_card_read_larger_than_a_card_is_no_card(mini_table) -> None:  # type: ignore[no-untyped-def]
+    # On real photos a deck's locator boxed a drum pad around the one card read, 1.7
+    # times its box: no card lying there boxes so large. Beside the card the same
+    # outline would stay a card (a card nearer the camera), as would one around it
+    # that a card under it could box.
+    assert len(_unread_around_one_card(mini_table, 1.7)) == 0
+    assert len(_unread_beside_one_card(mini_table, 1.7)) == 1
+    assert len(_unread_around_one_card(mini_table, 1.1)) == 1

@@ -94,3 +94,26 @@ def test_keeps_only_the_half_size_pass_large_boxes() -> None:
     merged = ZoomPass(shrink=0.5, large_card_px=220, large_index_px=50).merge_large(first, shrunk)
     got = {tuple(np.round(b).astype(int).tolist()) for b in merged.xyxy}
     assert got == {(0, 0, 250, 350), (10, 10, 30, 40), (300, 0, 560, 360), (310, 10, 350, 100)}
+
+
+def test_two_cards_of_a_fan_keep_their_boxes_and_a_card_boxed_twice_or_in_part_one() -> None:
+    """Cards in a hand lie over each other: the top card's box covers most of the one
+    under it (IoU 0.37, the smaller covered 0.56, as a fan of two on a real photo).
+    Merged with the half-size pass, both stay, as the locator's own suppression left
+    them; the top card boxed again by the second pass (IoU over the locator's level) is
+    one card, and so is a box lying inside a surer card's box (a part of that card)."""
+    fan = [(141, 218, 315, 459, 0.9, 0), (69, 216, 235, 452, 0.8, 0)]
+    shrunk = _dets(
+        [
+            (143, 216, 316, 461, 0.85, 0),  # the top card boxed again
+            (160, 230, 300, 300, 0.7, 0),  # its upper part alone
+            (75, 229, 100, 277, 0.9, 1),  # not large: the first pass judges indices
+        ]
+    )
+    zoom = ZoomPass(shrink=0.5, large_card_px=60, large_index_px=50)
+    merged = zoom.merge_large(_dets(fan), shrunk)
+    got = sorted(tuple(np.round(b).astype(int).tolist()) for b in merged.xyxy)
+    assert got == [(69, 216, 235, 452), (141, 218, 315, 459)]
+    # Judged as two indices are (the smaller covered over `overlap`), the fan lost a card.
+    indices = _dets([(x0, y0, x1, y1, c, 1) for x0, y0, x1, y1, c, _ in fan])
+    assert len(ZoomPass().merge(indices, _dets([]))) == 1
