@@ -71,6 +71,9 @@ class DraftCard:
     note: str = ""
     span: float | None = None
     """Its corners apart in index sizes (`vision.deck_enrol.FoundCard.span`)."""
+    face_kinds: list[list[float]] = field(default_factory=list)
+    """The face check's kind probabilities around its indices
+    (`vision.deck_enrol.FoundCard.face_kinds`)."""
 
 
 @dataclass
@@ -183,8 +186,17 @@ class DraftStore:
                     shutil.copyfile(face, where / "face.jpg")
                 read = deck.read_as.get(str(card), str(card))
                 # Each card kept stands for the deck's span: its own was not stored.
+                kinds = [list(row) for row in deck.face_kinds.get(str(card), ())]
                 draft.cards.append(
-                    DraftCard(draft.next_id, read, 1.0, str(card), 0, span=deck.corner_span)
+                    DraftCard(
+                        draft.next_id,
+                        read,
+                        1.0,
+                        str(card),
+                        0,
+                        span=deck.corner_span,
+                        face_kinds=kinds,
+                    )
                 )
                 draft.next_id += 1
             self._save(draft)
@@ -228,6 +240,7 @@ class DraftStore:
                     draft.photos,
                     note,
                     None if one.span is None else round(one.span, 4),
+                    [[round(v, 4) for v in row] for row in one.face_kinds],
                 )
                 if given is not None:
                     taken[given] = card
@@ -272,7 +285,10 @@ class DraftStore:
             crops = [_image(p) for p in sorted(where.glob("crop-*.png"))]
             kept = [c for c in crops if c is not None]
             face = _image(where / "face.jpg")
-            out.append(EnrolledCard(Card.parse(card.card), kept, face, card.proposal, card.span))
+            kinds = tuple(tuple(row) for row in card.face_kinds)
+            out.append(
+                EnrolledCard(Card.parse(card.card), kept, face, card.proposal, card.span, kinds)
+            )
         return out
 
     def remove(self, name: str) -> bool:

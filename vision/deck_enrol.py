@@ -59,6 +59,7 @@ from .deck_store import (
     StoredDeck,
     write_deck_file,
 )
+from .face_kind import FaceCheck
 from .image_checks import edge_sharpness
 from .pipeline import CardModels
 from .readings import family_mask
@@ -76,6 +77,7 @@ __all__ = [
     "enrol",
     "enrol_photo",
     "enrolled_features",
+    "face_unchecked",
     "find_cards",
     "joined_halves",
     "match_pieces",
@@ -149,6 +151,30 @@ class EnrolledCard:
     span: float | None = None
     """Its two corners apart in index sizes (`card_fit.corner_span`) when the photo
     showed exactly two indices of it; what `deck_span` measures the deck by."""
+    face_kinds: tuple[tuple[float, ...], ...] = ()
+    """The face check's kind probabilities around each of its indices in the photo
+    (`face_kind.FaceCheck.kinds`; empty without a face check): what `face_unchecked`
+    judges the deck's own face of it by."""
+
+
+def face_unchecked(cards: Sequence[EnrolledCard], faces: FaceCheck | None) -> list[str]:
+    """The enrolled cards whose own face, on their enrolment photo, the face check
+    takes for another kind (`FaceCheck.takes_for_another_kind`): judged by it, their
+    reads would be marked where the check is surest. Stored with the deck
+    (`StoredDeck.face_unchecked`); its scans leave them unchecked."""
+    if faces is None:
+        return []
+    return sorted(
+        {str(c.card) for c in cards if faces.takes_for_another_kind(c.card, c.face_kinds)}
+    )
+
+
+def _face_kinds(
+    models: CardModels, frame: Frame, boxes: Sequence[npt.NDArray[np.float32]]
+) -> tuple[tuple[float, ...], ...]:
+    """The face check's kind probabilities around each index box (empty without one)."""
+    faces = models.face_check
+    return () if faces is None else tuple(faces.kinds(frame, [as_box(b) for b in boxes]))
 
 
 MIN_SPANS = 3
@@ -512,7 +538,8 @@ def enrol_photo(
             frame, spanning_box(card_xyxy[rows]), reach, [_centre(box) for box in indices]
         )
         span = card_span(indices)
-        out.append(EnrolledCard(labels[j], wide, face, guesses[rows[0]], span))
+        kinds = _face_kinds(models, frame, indices)
+        out.append(EnrolledCard(labels[j], wide, face, guesses[rows[0]], span, kinds))
     check_sharp(name, [c.crops for c in out], [str(c.card) for c in out])
     return out
 
@@ -649,6 +676,8 @@ def enrol(
             photos=len(photos),
             read_as=read_as,
             corner_span=deck_span(enrolled),
+            face_unchecked=face_unchecked(enrolled, models.face_check),
+            face_kinds={str(c.card): c.face_kinds for c in enrolled if c.face_kinds},
         )
         head = adapt(StoredDeck.read(folder), models, kind=kind, progress=progress)
         head.save(folder / HEAD_FILE)
@@ -670,10 +699,14 @@ class FoundCard:
     xyxy: Box
     span: float | None = None
     """As `EnrolledCard.span`."""
+    face_kinds: tuple[tuple[float, ...], ...] = ()
+    """As `EnrolledCard.face_kinds`."""
 
     def enrolled(self, card: Card) -> EnrolledCard:
         """This card enrolled as `card` (the proposal confirmed or corrected)."""
-        return EnrolledCard(card, self.crops, self.face, str(self.proposal), self.span)
+        return EnrolledCard(
+            card, self.crops, self.face, str(self.proposal), self.span, self.face_kinds
+        )
 
 
 def find_cards(
@@ -707,6 +740,7 @@ def find_cards(
                 whole_face(frame, box, reach, [_centre(index_xyxy[i]) for i in rows]),
                 box,
                 card_span([index_xyxy[i] for i in rows]),
+                _face_kinds(models, frame, [index_xyxy[i] for i in rows]),
             )
         )
     check_sharp(name, [c.crops for c in found])
@@ -750,6 +784,8 @@ def store_enrolled(
             photos=photos,
             read_as=read_as,
             corner_span=deck_span(cards),
+            face_unchecked=face_unchecked(cards, models.face_check),
+            face_kinds={str(c.card): c.face_kinds for c in cards if c.face_kinds},
         )
         head = adapt(StoredDeck.read(folder), models, kind=kind, views=views, progress=progress)
         head.save(folder / HEAD_FILE)

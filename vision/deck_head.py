@@ -129,6 +129,10 @@ class DeckHead:
     when too few did): the scan folds two corners of one card by it where the photo's
     outlines misjudge the card's size (`physical.one_card_pairs`). Not part of the
     head's file; the deck's folder says (`StoredDeck.corner_span`)."""
+    face_unchecked: frozenset[str] = frozenset()
+    """The enrolled cards whose own face the face check takes for another kind on their
+    enrolment photo (`face_kind.FaceCheck.unchecked`): their reads are not checked by the face.
+    Not part of the head's file; the deck's folder says (`StoredDeck.face_unchecked`)."""
     complete: bool = False
     """Whether every card of the deck's family is enrolled (`StoredDeck.missing` is
     empty). Then the deck's own reader reads every crop (`reads`), not only those near

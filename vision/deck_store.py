@@ -25,7 +25,7 @@ import re
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -144,6 +144,15 @@ class StoredDeck:
     """The deck's opposite corners apart in index sizes, measured on its enrolment
     photos (`deck_enrol.deck_span`); None for a deck enrolled before it was measured,
     or whose cards too seldom showed both corners."""
+    face_unchecked: tuple[str, ...] = ()
+    """Enrolled cards whose own face the face check takes for another kind on their
+    enrolment photo (`deck_enrol.face_unchecked`): the deck's scans do not check their reads by
+    the face (`face_kind.FaceCheck.unchecked`). Empty for a deck enrolled before it was
+    measured."""
+    face_kinds: dict[str, tuple[tuple[float, ...], ...]] = field(default_factory=dict)
+    """Each enrolled card's face check kind probabilities on its enrolment photo
+    (`deck_enrol.EnrolledCard.face_kinds`), kept so a deck enrolled again from the page
+    judges the cards it keeps as it judged them."""
 
     @property
     def head_path(self) -> Path:
@@ -219,6 +228,7 @@ class StoredDeck:
             sure_read=self.sure_read if self.has_locator else None,
             complete=not self.missing(),
             corner_span=self.corner_span,
+            face_unchecked=frozenset(self.face_unchecked),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -254,6 +264,11 @@ class StoredDeck:
                 folder=folder,
                 read_as={str(k): str(v) for k, v in data.get("read_as", {}).items()},
                 corner_span=_span(data.get("corner_span")),
+                face_unchecked=tuple(str(c) for c in data.get("face_unchecked", [])),
+                face_kinds={
+                    str(card): tuple(tuple(float(v) for v in row) for row in rows)
+                    for card, rows in data.get("face_kinds", {}).items()
+                },
             )
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise DeckError(f"deck {folder.name}: {path.name} is unreadable ({exc})") from None
@@ -278,6 +293,8 @@ def write_deck_file(
     photos: int,
     read_as: dict[str, str] | None = None,
     corner_span: float | None = None,
+    face_unchecked: Sequence[str] = (),
+    face_kinds: dict[str, tuple[tuple[float, ...], ...]] | None = None,
 ) -> None:
     """`deck.json` of a deck being built (cards sorted in the family's deck order)."""
     order = {card: i for i, card in enumerate(cards_of_family(family))}
@@ -288,6 +305,11 @@ def write_deck_file(
         "photos": photos,
         "read_as": read_as or {},
         "corner_span": None if corner_span is None else round(corner_span, 4),
+        "face_unchecked": sorted(face_unchecked),
+        "face_kinds": {
+            card: [[round(v, 4) for v in row] for row in rows]
+            for card, rows in sorted((face_kinds or {}).items())
+        },
     }
     (folder / DECK_FILE).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 

@@ -53,6 +53,11 @@ CHECKED = ("court", "pips")
 """The kinds a read is checked against. On the unseen-look validation crops (the
 classifier after 5 epochs), 109 of 898 Rook crops and 87 of 146 jokers had their own
 kind under 0.05, against 31 of 924 courts and 8 of 3,158 pips."""
+OWN_FACE_LEAST = 0.5
+"""A taught deck's card whose own enrolled face shows its kind under this share against
+the other (`FaceCheck.takes_for_another_kind`) is left unchecked: the check leans the
+other way on it. On the real-dev deck the ace of spades scored 0.34 (its best corner),
+its 23 other cards 0.98-1.00."""
 RUNNER_UP_LEAST = 0.1
 """Least reader probability of a read's second name for the face check to prefer it
 (`FaceCheck.chosen`)."""
@@ -110,6 +115,14 @@ class FaceCheck:
     least: float
     joker_least: float | None = None
     """None: joker reads are not checked."""
+    unchecked: frozenset[str] = frozenset()
+    """Cards whose faces the check says nothing about: a taught deck's cards whose own
+    enrolled face it takes for another kind (`StoredDeck.face_unchecked`, set for the deck's scans
+    by `scan.PhotoScanner.reading_with`). The real-dev deck's ace of spades, a Bicycle
+    one with the maker's name printed beside its index, looked like a court card to
+    the check, so every photo of it read right was marked "As looks like a court card"
+    (5 hands, 2026-12-06, fifth session); what the deck's own face looks like is what
+    its reads are to be judged against."""
 
     @classmethod
     def load(cls, files: ModelFiles, *, threads: int | None = None) -> FaceCheck | None:
@@ -125,8 +138,29 @@ class FaceCheck:
         misreads the check is for are a court read as pips or the reverse), jokers when
         `joker_least` is set, Rook cards never (the classifier tells Rook faces apart
         from each other not at all, and from jokers poorly)."""
+        if str(card) in self.unchecked:
+            return False
         kind = face_kind(card)
         return kind in CHECKED or (kind == "joker" and self.joker_least is not None)
+
+    def kinds(self, frame: Frame, boxes: Sequence[Box]) -> list[tuple[float, ...]]:
+        """The classifier's probabilities of each kind (`FACE_KINDS` order) for the face
+        crop around each index box: what a card's enrolment keeps of its face
+        (`deck_enrol.EnrolledCard.face_kinds`)."""
+        if not boxes:
+            return []
+        rows = self.model([face_crop(frame, box) for box in boxes])
+        return [tuple(float(v) for v in row) for row in rows]
+
+    def takes_for_another_kind(self, card: Card, kinds: Sequence[Sequence[float]]) -> bool:
+        """Whether the check takes `card`'s own face for the other kind, court for pips
+        or pips for court: on every crop of these kind probabilities (`kinds`, its
+        enrolment photo's) the other kind outweighs its own (`OWN_FACE_LEAST`). Then its
+        verdicts on reads of that card say nothing about this deck. Jokers are never
+        so taken: their check stops a pip card read as a joker, 50 points in silence."""
+        if not kinds or face_kind(card) not in CHECKED or not self.checked(card):
+            return False
+        return _agreement(card, np.asarray(kinds, np.float32)) < OWN_FACE_LEAST
 
     def agreement(
         self, frame: Frame, cards: Sequence[tuple[Card, Sequence[Box]]]
@@ -148,17 +182,9 @@ class FaceCheck:
         if not crops:
             return found
         probabilities = self.model(crops)
-        court = probabilities[:, FACE_KINDS.index("court")]
-        pips = probabilities[:, FACE_KINDS.index("pips")]
-        joker = probabilities[:, FACE_KINDS.index("joker")]
-        by_kind = {"court": court, "pips": pips, "joker": joker}
-        for row, i in enumerate(owners):
-            kind = face_kind(cards[i][0])
-            mine = by_kind[kind][row]
-            rivals = court[row] + pips[row] + (joker[row] if kind == "joker" else 0.0)
-            p = float(mine / max(float(rivals), 1e-6))
-            before = found[i]
-            found[i] = p if before is None else max(before, p)
+        mine = np.asarray(owners)
+        for i in sorted(set(owners)):
+            found[i] = _agreement(cards[i][0], probabilities[mine == i])
         return found
 
     def contradicts(self, agreement: float | None, card: Card | None = None) -> bool:
@@ -251,6 +277,20 @@ class FaceCheck:
                 named[i] = True
                 switch.append(i)
         return named, _second_named(unread, switch).take(named)
+
+
+def _agreement(card: Card, probabilities: npt.NDArray[np.float32]) -> float:
+    """How much the face crops of these kind probabilities (rows in `FACE_KINDS`
+    order) look like `card`'s kind against the standard kinds it may be confused with,
+    the most over the crops: a court or pip card p(kind) / (p(court) + p(pips)), a
+    joker p(joker) / (p(joker) + p(court) + p(pips))."""
+    kind = face_kind(card)
+    court = probabilities[:, FACE_KINDS.index("court")]
+    pips = probabilities[:, FACE_KINDS.index("pips")]
+    joker = probabilities[:, FACE_KINDS.index("joker")]
+    mine = {"court": court, "pips": pips, "joker": joker}[kind]
+    rivals = court + pips + (joker if kind == "joker" else 0.0)
+    return float((mine / np.maximum(rivals, 1e-6)).max())
 
 
 def _of_two_kinds(card: Card, second: str) -> bool:

@@ -24,6 +24,7 @@ from .crops import square_crop, zoomed_in
 from .deck_head import DeckHead, reader_fingerprint
 from .deck_store import DeckError
 from .detections import Detections
+from .face_kind import FaceCheck
 from .model_files import ModelFiles, ModelMissingError, ModelSettingsError
 from .onnx_models import OnnxClassifier, OnnxDetector
 from .read_cache import ReadCache
@@ -291,6 +292,19 @@ class CardModels:
     @property
     def taught(self) -> bool:
         return self.deck is not None
+
+    @property
+    def face_unchecked(self) -> frozenset[str]:
+        """The taught deck's cards whose faces the face check is not to judge
+        (`DeckHead.face_unchecked`); empty without a deck."""
+        return self.deck.face_unchecked if self.deck is not None else frozenset()
+
+    @functools.cached_property
+    def face_check(self) -> FaceCheck | None:
+        """This models folder's face check (`face_kind.FaceCheck`; None when it names no
+        face model), loaded when first asked: what a deck's enrolment keeps of each
+        card's face is judged by it (`deck_enrol.face_unchecked`)."""
+        return FaceCheck.load(self.files, threads=self._threads)
 
     @property
     def own_cards(self) -> frozenset[str]:

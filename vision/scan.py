@@ -198,14 +198,16 @@ class PhotoScanner:
         """This scanner's checks, loaded once, beside `models` (its own, or a copy taught
         a deck, `CardModels.use_deck`: how the server reads a game's deck without loading
         the checks again). The upright check then splits those models' reads and leaves
-        them the 6-or-9 pairs their deck's own reader learnt (`UprightCheck.learnt`); the
-        CLI and the server build a taught scanner only here."""
+        them the 6-or-9 pairs their deck's own reader learnt (`UprightCheck.learnt`), and
+        the face check leaves alone the cards whose own enrolled face it contradicts
+        (`FaceCheck.unchecked`); the CLI and the server build a taught scanner only here."""
         upright = self.upright
         if upright is not None:
             upright = replace(upright, reader=models.classify, learnt=models.own_cards)
-        return PhotoScanner(
-            models, self.sure, self.faces, upright, self.upright_reader, self.strays
-        )
+        faces = self.faces
+        if faces is not None:
+            faces = replace(faces, unchecked=models.face_unchecked)
+        return PhotoScanner(models, self.sure, faces, upright, self.upright_reader, self.strays)
 
     @property
     def name(self) -> str:

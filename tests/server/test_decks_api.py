@@ -117,6 +117,8 @@ def test_teach_adapt_play_and_remove(
     assert stored.adapted and all(stored.crop_paths(c) for c in stored.cards)
     # The page's cards measure the deck's corner span as `shanghai deck enroll` does.
     assert stored.corner_span is not None and 4 < stored.corner_span < 12
+    # ... and keep what the face check makes of each card's face, as it does.
+    assert sorted(stored.face_kinds) == sorted(CARDS)
     # its own locator, as `shanghai deck locator` leaves it (any valid locator file here)
     shutil.copyfile(default_models_dir() / DETECTOR_FILE, stored.locator_path)
     assert client.get("/api/decks/home").json()["locator"] is True
@@ -156,6 +158,10 @@ def test_teach_adapt_play_and_remove(
     # The cards kept stand for the span they were measured with.
     kept = DeckStore(decks_dir(settings.data_dir)).get("home")
     assert kept.corner_span == pytest.approx(stored.corner_span, abs=1e-3)
+    assert kept.face_kinds and all(
+        np.allclose(rows, stored.face_kinds[card], atol=1e-3)
+        for card, rows in kept.face_kinds.items()
+    )
 
     assert client.delete("/api/decks/home").status_code == 204
     assert client.get("/api/decks").json() == []

@@ -128,6 +128,10 @@ def test_enrolment_measures_how_far_apart_the_decks_corners_lie(
         printed.append(corner_span(a, b))
     assert deck.corner_span is not None
     assert abs(deck.corner_span / float(np.median(printed)) - 1) < 0.15
+    # What the face check makes of each card's face is kept with it, four kinds an index.
+    assert models.face_check is not None
+    assert sorted(deck.face_kinds) == sorted(CARDS)
+    assert all(rows and all(len(row) == 4 for row in rows) for rows in deck.face_kinds.values())
     assert DeckStore(tmp_path / "decks").get("home").head().corner_span == deck.corner_span
     # Too few cards showing both corners measure nothing.
     few = [EnrolledCard(Card.parse("7h"), [], None, "7h", 6.0)] * (MIN_SPANS - 1)

@@ -262,6 +262,21 @@ def test_the_upright_check_leaves_a_deck_s_own_reader_its_own_cards() -> None:
 
 
 @needs_models
+def test_the_face_check_leaves_alone_the_cards_whose_own_face_it_doubted() -> None:
+    """`CardModels.face_unchecked`: a deck's cards whose enrolled face the face check
+    contradicted (`StoredDeck.face_unchecked`), which a taught scanner's face check
+    then leaves alone (`FaceCheck.unchecked`); none without a deck."""
+    from shanghai.vision.scan import PhotoScanner
+
+    fingerprint = reader_fingerprint(default_models_dir() / "cards-reader.onnx")
+    head = replace(_head(["As", "Kd"], reader=fingerprint), face_unchecked=frozenset({"As"}))
+    taught = PhotoScanner.of(CardModels(deck=head))
+    assert taught.faces is not None and taught.faces.unchecked == {"As"}
+    untaught = PhotoScanner.of(CardModels())
+    assert untaught.faces is not None and untaught.faces.unchecked == frozenset()
+
+
+@needs_models
 def test_only_a_taught_deck_s_stills_are_searched_for_a_shake() -> None:
     """`CardModels.unshakes` (`unshake`): measured with a deck's own reader only, and
     too slow for a live view; a still read with it keeps every located index."""

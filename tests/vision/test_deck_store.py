@@ -164,3 +164,31 @@ def test_a_deck_s_corner_span_is_stored_read_and_checked(tmp_path: Path) -> None
     path.write_text(json.dumps(data))
     with pytest.raises(DeckError, match=r"deck home: deck\.json is unreadable \(corner_span"):
         store.get("home")
+
+
+def test_a_deck_s_cards_the_face_check_leaves_alone_are_stored_and_read(tmp_path: Path) -> None:
+    """What enrolment kept of each card's face (`deck_enrol.face_unchecked`) lives in
+    deck.json; a deck stored before it was measured reads as having none."""
+    store = DeckStore(tmp_path)
+    assert store.write("old", _builder(["As", "Kd"])).face_unchecked == ()
+    court = (0.9, 0.02, 0.05, 0.03)
+
+    def build(folder: Path) -> None:
+        write_deck_file(
+            folder,
+            name="home",
+            family=DeckFamily.STANDARD,
+            cards=[Card.parse("As"), Card.parse("Kd")],
+            photos=1,
+            face_unchecked=["As"],
+            face_kinds={"As": (court,), "Kd": (court, court)},
+        )
+
+    deck = store.write("home", build)
+    assert deck.face_unchecked == ("As",)
+    assert deck.face_kinds == {"As": (court,), "Kd": (court, court)}
+    path = deck.folder / DECK_FILE
+    data = json.loads(path.read_text())
+    del data["face_unchecked"], data["face_kinds"]
+    path.write_text(json.dumps(data))
+    assert store.get("home").face_unchecked == () and store.get("home").face_kinds == {}

@@ -420,3 +420,39 @@ def test_a_taught_deck_s_scan_proposes_an_unread_index_the_face_names() -> None:
     )
     assert snapshot.cards == ()
     assert "unread" in {w.code for w in snapshot.warnings}
+
+
+def test_a_deck_s_cards_whose_own_face_the_check_takes_for_another_kind_go_unchecked() -> None:
+    """A deck's card whose enrolled face the check takes for the other kind (the
+    Bicycle ace of spades, the maker's name printed beside its index, leaned court on
+    both corners, 0.34 at best): its enrolment says so (`takes_for_another_kind`), and
+    with the card `unchecked` the check no longer marks its reads; the deck's other
+    cards, and any joker, are checked as before."""
+    from shanghai.vision.deck_enrol import EnrolledCard, face_unchecked
+
+    courts = OneKind("court")
+    check = FaceCheck(courts, 0.05, 0.02)
+    court_face = (tuple(float(v) for v in courts.row),)
+    leaning = ((0.55, 0.15, 0.29, 0.01), (0.92, 0.02, 0.05, 0.01))  # the ace's two corners
+    one_clear = ((0.55, 0.15, 0.29, 0.01), (0.1, 0.02, 0.87, 0.01))
+    assert check.takes_for_another_kind(Card.parse("3s"), court_face)
+    assert check.takes_for_another_kind(Card.parse("As"), leaning)
+    assert not check.takes_for_another_kind(Card.parse("As"), one_clear)
+    assert not check.takes_for_another_kind(Card.parse("Kd"), court_face)
+    assert not check.takes_for_another_kind(Card.parse("JK"), court_face)  # jokers stay
+    assert not check.takes_for_another_kind(Card.parse("3s"), ())  # nothing kept of it
+    enrolled = [
+        EnrolledCard(Card.parse("3s"), [], None, "3s", None, court_face),
+        EnrolledCard(Card.parse("Kd"), [], None, "Kd", None, court_face),
+        EnrolledCard(Card.parse("9c"), [], None, "9c"),
+    ]
+    assert face_unchecked(enrolled, check) == ["3s"]
+    assert face_unchecked(enrolled, None) == []
+    table = MiniTable()
+    for k, name in enumerate(["3s", "Kd", "9c"]):
+        table.card(name, 200 + 300 * k, 450)
+    check = FaceCheck(courts, 0.05)
+    deck_check = replace(check, unchecked=frozenset({"3s"}))
+    assert _scan(table, check) == {"3s": False, "Kd": True, "9c": False}
+    assert _scan(table, deck_check) == {"3s": True, "Kd": True, "9c": False}
+    assert not deck_check.takes_for_another_kind(Card.parse("3s"), court_face)
