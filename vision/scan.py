@@ -184,7 +184,7 @@ class PhotoScanner:
         are the card models (`CardModels`; a stand-in reads without one)."""
         if not isinstance(models, CardModels):
             return cls(models, sure)
-        faces = FaceCheck.load(models.files, threads=threads)
+        faces = models.face_check  # loaded once, shared with a deck's enrolment
         upright = UprightCheck.load(
             models.files, models.classify, models.reader.names, threads=threads
         )
