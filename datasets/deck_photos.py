@@ -46,9 +46,12 @@ def cards_apart(
     size: tuple[int, int] = (1600, 1200),
     card_px: tuple[float, float] = (300.0, 400.0),
     split: str = "test",
+    step: float = 1.5,
 ) -> Rendered:
     """One photo of `cards` in a grid with a gap between them, each slightly turned,
-    from nearly straight above (cards upright), every card in the frame."""
+    from nearly straight above (cards upright), every card in the frame. `step`: from
+    one column to the next, in card widths (under 1 the cards of a row overlap, as
+    when a person lays them too close: the enrolment must say so)."""
     columns = int(np.ceil(np.sqrt(len(cards))))
     layout = Layout()
     for k, card in enumerate(cards):
@@ -57,7 +60,7 @@ def cards_apart(
                 card=card,
                 look=look,
                 face_up=True,
-                x_mm=(k % columns) * CARD_W_MM * 1.5 + float(rng.normal(0, 4)),
+                x_mm=(k % columns) * CARD_W_MM * step + float(rng.normal(0, 4)),
                 y_mm=(k // columns) * CARD_H_MM * 1.35 + float(rng.normal(0, 4)),
                 angle_deg=float(rng.normal(0, 8)),
                 zone="loose",

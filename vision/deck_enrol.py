@@ -72,6 +72,7 @@ __all__ = [
     "Progress",
     "adapt",
     "card_span",
+    "check_apart",
     "check_sharp",
     "deck_span",
     "enrol",
@@ -124,6 +125,12 @@ Chosen on enrolment photos of validation looks: cards rendered sharp give 0.25 a
 (5th percentile), a blur of 3-6 px about 0.16 (median), 6 px and more 0.13; on the
 real-dev photos (phone and webcam, downscaled) 6 of 295 photos' indices fall under it,
 most visibly soft."""
+APART_SURE = 0.9
+"""Least reader share (within the family) of a corner's read for `check_apart` to take
+two corners of one joined card box as two cards. On enrolment photos of validation
+looks (cards apart, `data/exp/s14_overlap_probe.py`), 0 of the 38 joined boxes of the
+band look's halves held two reads this sure; the 2 of 43 joined boxes of other looks
+that did reached from one card onto the corner of the next."""
 MIN_MATCH = 1e-4
 """When a photo holds more or fewer cards than its label, a found card is matched to a
 labelled card only if the reader gives it about this much (with equal counts every card
@@ -257,17 +264,17 @@ def check_labels(photos: Sequence[LabelledPhoto], family: DeckFamily) -> None:
 
 def _found_cards(
     models: CardModels, frame: Frame
-) -> tuple[
-    list[list[int]], npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_]
-]:
+) -> tuple[list[list[int]], npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.int_]]:
     """(per found card, the rows of its indices), (N, 4) index boxes, (M, 4) one box per
-    found card, (M,) whether that box is a card box (else the lone index's own). Cards
-    lie apart, so card boxes that overlap are parts of one card (a look the locator has
-    not seen may come out as a box per half); an index joins the
+    found card, (M,) how many card boxes were joined into it (0: a lone index, the box
+    its own). Cards lie apart, so card boxes that overlap are parts of one card (a look
+    the locator has not seen may come out as a box per half); an index joins the
     card whose box holds its centre, else it stands for a card of its own (a corner
     whose card box was not found: `enrol_photo` may match it to a card's second corner)."""
     index_xyxy, _, card_xyxy = models.locate(frame)
-    boxes = _merged_boxes(card_xyxy)
+    merged = _merged_boxes(card_xyxy)
+    boxes = [box for box, _ in merged]
+    joined = [count for _, count in merged]
     centres = (index_xyxy[:, :2] + index_xyxy[:, 2:]) / 2
     groups: list[list[int]] = [[] for _ in boxes]
     orphans = []
@@ -281,10 +288,10 @@ def _found_cards(
     for i in orphans:
         groups.append([i])
         boxes.append(index_xyxy[i].astype(np.float32))
+        joined.append(0)
     kept = [g for g, rows in enumerate(groups) if rows]
     card_boxes = np.array([boxes[g] for g in kept], np.float32).reshape(-1, 4)
-    boxed = np.array([g < len(groups) - len(orphans) for g in kept], dtype=bool)
-    return [groups[g] for g in kept], index_xyxy, card_boxes, boxed
+    return [groups[g] for g in kept], index_xyxy, card_boxes, np.array([joined[g] for g in kept])
 
 
 def joined_halves(
@@ -356,8 +363,11 @@ def _left_out(
     return not boxed[g] or bool(holders[g] & matched)
 
 
-def _merged_boxes(card_xyxy: npt.NDArray[np.float32]) -> list[npt.NDArray[np.float32]]:
-    """Card boxes that overlap (by `PART_OVERLAP` of the smaller) joined into one box."""
+def _merged_boxes(
+    card_xyxy: npt.NDArray[np.float32],
+) -> list[tuple[npt.NDArray[np.float32], int]]:
+    """Card boxes that overlap (by `PART_OVERLAP` of the smaller) joined into one box,
+    each with the number of boxes joined in it."""
     n = len(card_xyxy)
     parent = list(range(n))
 
@@ -382,8 +392,11 @@ def _merged_boxes(card_xyxy: npt.NDArray[np.float32]) -> list[npt.NDArray[np.flo
     for i in range(n):
         joined.setdefault(root(i), []).append(i)
     return [
-        np.concatenate([card_xyxy[m, :2].min(axis=0), card_xyxy[m, 2:].max(axis=0)]).astype(
-            np.float32
+        (
+            np.concatenate([card_xyxy[m, :2].min(axis=0), card_xyxy[m, 2:].max(axis=0)]).astype(
+                np.float32
+            ),
+            len(m),
         )
         for m in joined.values()
     ]
@@ -403,15 +416,17 @@ def _read_in_family(
     reading (both views, as scans read) made shares of one again within the family,
     since a look the reader has not seen is often read as cards of the other family and
     the matching needs its preferences within this one. Raises `DeckError` naming the
-    photo when no card is found."""
-    groups, index_xyxy, card_xyxy, boxed = _found_cards(models, frame)
+    photo when no card is found, or when cards lie on each other (`check_apart`)."""
+    groups, index_xyxy, card_xyxy, parts = _found_cards(models, frame)
     if not groups:
         raise DeckError(f"{name}: no card found (lay the cards apart, face up, in good light)")
+    boxed = parts > 0
     crops = [square_crop(frame, as_box(box)) for box in index_xyxy]
     probabilities = models.features(crops)[0]
     mask = family_mask(models.reader.names, family)
     probabilities = np.where(mask[None, :], probabilities, 0.0)
     probabilities /= np.maximum(probabilities.sum(axis=1, keepdims=True), 1e-12)
+    check_apart(name, groups, parts, probabilities, models.reader.names)
     best = [int(probabilities[rows].mean(axis=0).argmax()) for rows in groups]
     joined = joined_halves(groups, card_xyxy, boxed, best)
     return (
@@ -421,6 +436,36 @@ def _read_in_family(
         np.array([bool(boxed[pieces].all()) for pieces in joined], dtype=bool),
         probabilities,
     )
+
+
+def check_apart(
+    name: str,
+    groups: Sequence[Sequence[int]],
+    parts: npt.NDArray[np.int_],
+    probabilities: npt.NDArray[np.float32],
+    names: Sequence[str],
+) -> None:
+    """Raise `DeckError` when card boxes joined as one card (`_merged_boxes`) hold
+    corners read surely (`APART_SURE`) as two different cards: two cards lying on each
+    other, or a box reaching from one card to the next. Joined as one, the page showed
+    a fan of Jd over Kc as one card (Jd, the Kc lost) and stored the Kc's corner among
+    the Jd's crops, teaching the deck's reader that a Kc is a Jd; with labels, the
+    photo failed with "no card found for the label Kc", which does not say why."""
+    for g, rows in enumerate(groups):
+        if parts[g] < 2:
+            continue
+        sure = {
+            names[int(probabilities[i].argmax())]
+            for i in rows
+            if probabilities[i].max() >= APART_SURE
+        }
+        if len(sure) >= 2:
+            *first, last = sorted(sure)
+            read = f"{', '.join(first)} and {last}"
+            raise DeckError(
+                f"{name}: cards lie on or against each other (their corners read {read}): "
+                "lay them apart and take the photo again"
+            )
 
 
 def match_pieces(

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from shanghai.cli.main import main
-from shanghai.datasets.deck_photos import enrolment_photos
+from shanghai.datasets.deck_photos import cards_apart, enrolment_photos
 from shanghai.datasets.decks import code_looks, teach_val_looks
 from shanghai.engine.cards import Card, DeckFamily
 from shanghai.vision.card_fit import corner_span
@@ -19,6 +19,8 @@ from shanghai.vision.deck_enrol import (
     MIN_SPANS,
     SHARP_INDEX,
     EnrolledCard,
+    LabelledPhoto,
+    check_apart,
     deck_span,
     enrol,
     enrol_photo,
@@ -337,3 +339,41 @@ def test_a_band_decks_photo_shows_each_card_once_and_whole(
     for face in [c.face for c in found] + [c.face for c in enrolled if c.face is not None]:
         height, width = face.shape[:2]
         assert 0.5 < width / height < 0.85
+
+
+def test_two_cards_lying_on_each_other_are_named_and_the_photo_refused(
+    models: CardModels, tmp_path: Path
+) -> None:
+    """Real models on a generated photo of a Jd laid half over a Kc: the locator's two
+    card boxes are joined as one card (cards of an enrolment photo lie apart), whose
+    corners read both cards. The page (`find_cards`) and the labels (`enrol_photo`)
+    both refuse the photo naming the two cards, rather than show one card (the Kc
+    lost) or store the Kc's corner as the Jd's."""
+    look = next(look for look in code_looks() if look.name == "code-classic")
+    pair = [Card.parse("Jd"), Card.parse("Kc")]
+    photo = cards_apart(look, pair, np.random.default_rng(0), step=0.6, size=(1024, 768))
+    path = tmp_path / "fan.jpg"
+    path.write_bytes(photo.jpeg)
+    with pytest.raises(DeckError, match=r"lie on or against each other \(their corners read Jd"):
+        find_cards(models, photo.image, DeckFamily.STANDARD, name="fan.jpg")
+    labelled = LabelledPhoto(path, tuple(pair), 2)
+    with pytest.raises(DeckError, match=r"fan\.jpg: cards lie on .* Jd and Kc\): lay them"):
+        enrol_photo(models, photo.image, labelled, DeckFamily.STANDARD)
+    apart = cards_apart(look, pair, np.random.default_rng(0), size=(1024, 768))
+    found = find_cards(models, apart.image, DeckFamily.STANDARD)
+    assert sorted(str(c.proposal) for c in found) == ["Jd", "Kc"]
+
+
+def test_only_a_joined_box_read_surely_as_two_cards_is_refused() -> None:
+    """`check_apart`: two sure reads of different cards in card boxes joined as one
+    are two cards; a second read under `APART_SURE`, or two reads in one card's own
+    box (its two corners, one misread: the labels' matching decides), are not."""
+    names = ["Jd", "Kc", "3s"]
+    probabilities = np.array(
+        [[0.99, 0.01, 0.0], [0.02, 0.97, 0.01], [0.4, 0.5, 0.1], [0.95, 0.0, 0.05]],
+        np.float32,
+    )
+    with pytest.raises(DeckError, match=r"p\.jpg: cards lie on .* read Jd and Kc\)"):
+        check_apart("p.jpg", [[0, 1], [3]], np.array([2, 1]), probabilities, names)
+    check_apart("p.jpg", [[0, 2], [3]], np.array([2, 1]), probabilities, names)
+    check_apart("p.jpg", [[0, 1], [3]], np.array([1, 1]), probabilities, names)
