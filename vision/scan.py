@@ -91,6 +91,16 @@ FAR_CORNER_REACH = 0.5
 """An unread index whose centre lies this near (a share of the read index's longer
 side) to where a card read at one corner has its other index printed is that card's
 own far index (`_far_corner_reads`)."""
+FAR_DISAGREE = 0.2
+"""Least reader probability of a read card's own far corner (`_far_corner_reads`) for
+its other name to doubt the card read (`_disagrees`); under it the corner is still the
+card's own (no hidden card is warned of) but says nothing about the card. A real
+photo's Qs was checked because a 14 x 8 px sliver at its far corner was guessed Jc at
+0.02. Chosen on validation (`scan_eval.py --split val`, 200 hands, 100 lay-downs; the
+far corners the rule met there read 0.00-0.71): at 0 (before) and 0.1 hands 52.0 /
+14.5 / 33.5 / 0.0%, at 0.2 52.5 / 14.0 / 33.5 / 0.0%; the unseen looks (val-unseen
+3301) the same at 0 and 0.2. The real photos' far corners read 0.02-0.92, most
+0.2-0.55 (a turned card's far index read Ah, 4d or Kd for an Ad)."""
 FAR_CARD = 0.15
 """Cards whose outlines' median long side is under this share of the photo's long side
 are at table distance (1,200 generated validation hands: 91-96% of those taken across
@@ -426,7 +436,8 @@ class PhotoScanner:
         self, snapshot: TableSnapshot, reads: FrameReads, quality: ImageQuality, image: Frame
     ) -> TableSnapshot:
         """Mark unsure reads and add the scan's own warnings to the reconstruction's."""
-        far = _far_corner_reads(reads, snapshot.cards)
+        own_far = _far_corner_reads(reads, snapshot.cards)
+        far = {i: (k, guess) for i, (k, guess) in own_far.items() if _disagrees(reads, k)}
         cards = tuple(
             replace(c, sure=i not in far and self.is_sure(c, snapshot.cards, snapshot.kind))
             for i, c in enumerate(snapshot.cards)
@@ -452,7 +463,7 @@ class PhotoScanner:
                 ScanWarning("joker", "a card looks like a joker but could not be read: add it")
             )
         else:
-            own = frozenset(k for k, _ in far.values())
+            own = frozenset(k for k, _ in own_far.values())
             corners = self._card_corners(_stray_corners(reads, cards, unread, own), image)
             if corners:
                 n = len(corners)
@@ -838,6 +849,14 @@ def _far_corner_reads(reads: FrameReads, cards: Sequence[SeenCard]) -> dict[int,
                 out[i] = (k, guess)
                 break
     return out
+
+
+def _disagrees(reads: FrameReads, k: int) -> bool:
+    """Whether the unread index `k`, a read card's own far corner, names another card
+    surely enough (`FAR_DISAGREE`) to doubt the card read (a stand-in with no
+    readings of its unread indices: always)."""
+    reading = None if reads.unread is None else reads.unread.reading
+    return reading is None or float(reading[k]) >= FAR_DISAGREE
 
 
 def _at_far_corner(x: float, y: float, card: SeenCard) -> bool:

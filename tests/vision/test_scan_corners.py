@@ -4,6 +4,7 @@ of a card only when it is not a read card's own corner (`vision/scan.py`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 from mini_table import MiniTable, TableReader, WithUnread
@@ -219,3 +220,40 @@ def test_a_corner_beside_a_card_read_at_one_corner_is_still_warned() -> None:
     )
     assert [(str(c.card), c.sure) for c in snapshot.cards] == [("Kd", True)]
     assert [w.code for w in snapshot.warnings] == ["corner"]
+
+
+class FarCornerRead(OneCornerRead):
+    """As `OneCornerRead`, the unread indices read in full at `reading`."""
+
+    def __init__(
+        self, table: MiniTable, unread: Sequence[tuple[tuple[float, ...], str]], reading: float
+    ) -> None:
+        super().__init__(table, unread)
+        self.reading = reading
+
+    def reads(self, found: FrameReads) -> FrameReads:
+        out = super().reads(found)
+        n = len(out.unread_best)
+        unread = IndexReadings(
+            out.unread_xyxy,
+            out.unread_best,
+            np.full(n, 0.8 * self.reading, np.float32),
+            np.full(n, self.reading, np.float32),
+        )
+        return replace(out, unread=unread)
+
+
+def test_a_far_corner_barely_read_as_another_card_does_not_doubt_the_card() -> None:
+    """The same card, its far corner guessed 4d at 0.05 (under `FAR_DISAGREE`): still
+    its own corner (no hidden card is warned of), but no doubt about the Kd; guessed
+    at 0.3, the card is checked."""
+    table = MiniTable()
+    table.card("Kd", 600, 450)
+    readings, _ = table.measure()
+    far = tuple(float(v) for v in readings.xyxy[1])
+    for reading, sure, codes in ((0.05, True, []), (0.3, False, ["unsure"])):
+        snapshot = PhotoScanner(FarCornerRead(table, [(far, "4d")], reading)).scan(
+            FRAME, rules=RULES, kind=PhotoKind.HAND
+        )
+        assert [(str(c.card), c.sure) for c in snapshot.cards] == [("Kd", sure)]
+        assert [w.code for w in snapshot.warnings] == codes
