@@ -45,6 +45,12 @@ reads imply is no card (`_outsized`): a card's box, turned any way, is at most 1
 its length (the card's diagonal), and 1.8 leaves half a card more for cards nearer
 the camera than those read."""
 
+PART_WITHIN = 0.8
+"""Share of a card box that must lie inside a read card's own box for it to be a part
+of that card (`_part_of_a_read_card`)."""
+PART_AREA = 0.7
+"""Largest area of a card box, as a share of a read card's own box, for it to be a part
+of that card rather than a card under it (`_part_of_a_read_card`)."""
 AROUND_READ = 1.35
 """A card box holding an index of a card read with an outline of its own is no card when
 its longer side is over this many times the longest card the reads imply
@@ -70,6 +76,8 @@ def unread_boxes(
         if k in used or _holds(boxes[k], points).any() or _outsized(boxes[k], longest):
             continue
         if _around_a_read_card(boxes[k], read, longest):
+            continue
+        if _part_of_a_read_card(boxes[k], boxes, cards):
             continue
         if not _spans_read_cards(boxes[k], boxes, cards):
             keep.append(k)
@@ -109,6 +117,33 @@ def _around_a_read_card(
     cloth around the one card read (1.4-1.8 times its box), each "a card could not be
     read" on a photo read right (2026-12-06, fifth session: docs/vision.md)."""
     return bool(_holds(box, read).any()) and _outsized(box, longest, AROUND_READ)
+
+
+def _part_of_a_read_card(
+    box: npt.NDArray[np.float32], boxes: npt.NDArray[np.float32], cards: Sequence[SeenCard]
+) -> bool:
+    """Whether `box` is a part of a card read with its own outline: it holds that card's
+    index, lies `PART_WITHIN` inside its outline and is at most `PART_AREA` of it. The
+    locator sometimes boxes a strip of a card (the edge holding its corner) as well as
+    the whole card; counted as a card not read, such strips put "1 card could not be
+    read" on real photos read right (a 10s's and a Jh's right edges, 0.36-0.47 of the
+    card, 0.87-0.88 inside it, just under `SPANNED`). A card under the read card that
+    shows past it boxes larger, or lies further out."""
+    for c in cards:
+        if c.box_id is None or not _holds(box, c.index_centers).any():
+            continue
+        own = boxes[c.box_id]
+        if _area(box) > PART_AREA * _area(own):
+            continue
+        lt, rb = np.maximum(box[:2], own[:2]), np.minimum(box[2:], own[2:])
+        if _area(np.concatenate([lt, np.maximum(rb, lt)])) >= PART_WITHIN * _area(box):
+            return True
+    return False
+
+
+def _area(box: npt.NDArray[np.float32]) -> float:
+    """A box's area in square pixels."""
+    return float(max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0))
 
 
 def _outsized(box: npt.NDArray[np.float32], longest: float, bound: float = OUTSIZED) -> bool:

@@ -242,3 +242,28 @@ def test_an_outline_around_a_card_read_larger_than_a_card_is_no_card(mini_table)
     assert len(_unread_around_one_card(mini_table, 1.7)) == 0
     assert len(_unread_beside_one_card(mini_table, 1.7)) == 1
     assert len(_unread_around_one_card(mini_table, 1.1)) == 1
+
+
+def _unread_with_a_strip(mini_table, width: float, reach: float):  # type: ignore[no-untyped-def]
+    """The unread boxes of a photo of one card read, plus an outline over its right
+    edge (holding its right index): `width` of the card wide, reaching `reach` of the
+    card's size past its right and top edges."""
+    table = mini_table()
+    table.card("10d", 300, 450)
+    readings, boxes = table.measure()
+    x0, y0, x1, y1 = boxes[0].tolist()
+    w, h = x1 - x0, y1 - y0
+    strip = np.asarray([[x1 - width * w, y0 - reach * h, x1 + reach * w, y1]], np.float32)
+    assert any(strip[0, 0] <= (b[0] + b[2]) / 2 <= strip[0, 2] for b in readings.xyxy.tolist())
+    found = CardIdentifier().identify(readings, np.vstack([boxes, strip]))
+    return unread_boxes(np.vstack([boxes, strip]), found.cards)
+
+
+def test_a_strip_of_a_card_read_is_no_card_of_its_own(mini_table) -> None:  # type: ignore[no-untyped-def]
+    # On real photos the locator boxed a 10s's right edge (with its corner) as well as
+    # the whole card: 0.47 of the card, 0.88 inside it. Such a part is no card to add;
+    # an outline as large as most of the card, or lying mostly past it, may be a card
+    # under it and stays.
+    assert len(_unread_with_a_strip(mini_table, 0.4, 0.05)) == 0
+    assert len(_unread_with_a_strip(mini_table, 0.8, 0.05)) == 1
+    assert len(_unread_with_a_strip(mini_table, 0.4, 0.25)) == 1
