@@ -38,7 +38,7 @@ from shanghai.engine.errors import CardParseError
 
 from .arrays import Box, Frame, as_box
 from .assignment import assign
-from .box_overlap import box_gaps
+from .box_overlap import box_gaps, overlap_areas
 from .card_fit import corner_span
 from .crops import CROP_SIZE, square_crop
 from .deck_faces import spanning_box, whole_face
@@ -379,9 +379,7 @@ def _merged_boxes(
 
     for a in range(n):
         for b in range(a + 1, n):
-            lt = np.maximum(card_xyxy[a, :2], card_xyxy[b, :2])
-            rb = np.minimum(card_xyxy[a, 2:], card_xyxy[b, 2:])
-            inter = float(np.prod(np.clip(rb - lt, 0, None)))
+            inter = float(overlap_areas(card_xyxy[a], card_xyxy[b]))
             small = min(
                 float(np.prod(card_xyxy[a, 2:] - card_xyxy[a, :2])),
                 float(np.prod(card_xyxy[b, 2:] - card_xyxy[b, :2])),

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .arrays import Float64Array
-from .box_overlap import box_gaps
+from .box_overlap import box_gaps, overlap_areas
 from .layout import PAIR_TO_LENGTH, CardRow
 from .snapshot import SeenCard
 
@@ -135,8 +135,7 @@ def _part_of_a_read_card(
         own = boxes[c.box_id]
         if _area(box) > PART_AREA * _area(own):
             continue
-        lt, rb = np.maximum(box[:2], own[:2]), np.minimum(box[2:], own[2:])
-        if _area(np.concatenate([lt, np.maximum(rb, lt)])) >= PART_WITHIN * _area(box):
+        if float(overlap_areas(box, own)) >= PART_WITHIN * _area(box):
             return True
     return False
 
