@@ -272,6 +272,10 @@ def card_tally(scanner: PhotoScanner, rendered: Rendered, misses: str | None = N
     marked = sum(((got - sure) & readable).values())
     if misses is not None and got != on_table:
         print_misses(misses, rendered, snapshot, extra, readable - got, on_table - got - readable)
+    elif misses is not None and snapshot.warnings:
+        print(f"    {misses}: read right, flagged")
+        for warning in snapshot.warnings:
+            print(f"      warning {warning.code}: {warning.message}")
     hand = Judged("", got == on_table, tuple(w.code for w in snapshot.warnings))
     tally = Tally(right, right + wrong, sum(readable.values()), silent, marked)
     tally.hands[hand.outcome] += 1
@@ -665,7 +669,8 @@ if __name__ == "__main__":
     parser.add_argument(
         "--misses",
         action="store_true",
-        help="also print each photo's wrong and missed cards, as the taught scan reads it",
+        help="also print each photo's wrong and missed cards, as the taught scan reads it,"
+        " and the warnings on photos read right",
     )
     args = parser.parse_args()
     main(
