@@ -253,7 +253,8 @@ class _UnnamedCardModels(CardModels):
 
 def card_tally(scanner: PhotoScanner, rendered: Rendered, misses: str | None = None) -> Tally:
     """The scan's cards against the photo's labels; `misses` (a heading, e.g. the
-    photo's number) also prints the photo's wrong and missed cards (`print_misses`)."""
+    photo's number) also prints the photo's wrong and missed cards (`print_misses`),
+    or, for a photo read right, the warnings it got: what a right hand costs in clicks."""
     labels = rendered.labels()
     readable = Counter(
         str(lab.placement.card)
