@@ -1,8 +1,9 @@
-"""`shanghai deck enroll | locator | list | remove`: teach the scanner your own deck.
+"""`shanghai deck enroll | locator | refit | list | remove`: teach the scanner your deck.
 
     shanghai deck enroll NAME --labels FILE.csv [--family standard|rook] [--models DIR]
                                                 [--locator [MINUTES]] [--reader-minutes 4]
     shanghai deck locator NAME [--minutes 6.5] [--reader-minutes 4]
+    shanghai deck refit NAME [--models DIR]
     shanghai deck list [--json]
     shanghai deck remove NAME
 
@@ -16,6 +17,8 @@ locator to the deck and then fine-tunes the reader on it (`datasets.deck_locator
 the step ends within the two training times and `OVERHEAD_MINUTES`, the training giving
 back what the other parts take beyond that (`datasets.step_budget`). `scan`, `score`,
 `check` and `watch` read with a taught deck through `--deck NAME` (`deck_head_for`).
+`refit` fits a deck taught before a new reader model again from its stored cards
+(`vision.deck_enrol.refit`): the new reader refuses its old head.
 """
 
 from __future__ import annotations
@@ -93,7 +96,7 @@ def deck_head_for(name: str | None, store: DeckStore | None = None) -> DeckHead 
 
 def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
-        "deck", help="teach the scanner your own deck (enroll, list, remove)"
+        "deck", help="teach the scanner your own deck (enroll, locator, refit, list, remove)"
     )
 
     def usage(args: argparse.Namespace) -> int:
@@ -147,6 +150,15 @@ def register(sub: Any) -> None:
         help='progress as JSON lines on stdout ({"stage", "done", "total"}), for the server',
     )
     p.set_defaults(func=cmd_locator)
+    p = deck_sub.add_parser(
+        "refit",
+        help="fit a taught deck again from its stored cards, for a new reader model "
+        "(no photos; seconds)",
+    )
+    p.add_argument("name")
+    p.add_argument("--models", type=Path, help="folder of the ONNX models (default: shipped)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_refit)
     p = deck_sub.add_parser("list", help="the decks taught here")
     p.add_argument("--json", action="store_true", help="one JSON array")
     p.set_defaults(func=cmd_list)
@@ -252,6 +264,27 @@ def cmd_locator(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_refit(args: argparse.Namespace) -> int:
+    """Fit a deck's head again for the models' reader (`deck_enrol.refit`)."""
+    from shanghai.vision.deck_enrol import refit
+
+    store = DeckStore()
+    models = _models(args.models)
+    bars = _Bars(args.quiet)
+    started = time.perf_counter()
+    try:
+        deck = refit(store, args.name, models, progress=bars)
+    except DeckError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        bars.close()
+    print(
+        f"deck {deck.name}: fitted again for {models.files.reader.name} on its stored "
+        f"cards in {time.perf_counter() - started:.0f} s"
+    )
+    return 0
+
+
 def _exit_on_term(signum: int, frame: object) -> None:
     raise SystemExit(128 + signum)
 
@@ -322,13 +355,35 @@ def cmd_list(args: argparse.Namespace) -> int:
         return 0
     if not decks:
         print("no decks taught yet (shanghai deck enroll NAME --labels FILE.csv)", file=sys.stderr)
+    reader = _shipped_reader_fingerprint()
     for deck in decks:
         state = "" if deck.adapted else " (not adapted: enrol it again)"
+        if deck.adapted and reader is not None and _fitted_for(deck) != reader:
+            state += f" (taught for another reader model: shanghai deck refit {deck.name})"
         state += ", own locator" if deck.has_locator else ""
         state += " and reader" if deck.has_reader else ""
         state += _levels(deck)
         print(f"{deck.name}  {deck.family}, {len(deck.cards)} cards{state}")
     return 0
+
+
+def _shipped_reader_fingerprint() -> str | None:
+    """The shipped reader's fingerprint (None when its files are missing here)."""
+    from shanghai.vision.deck_head import reader_fingerprint
+    from shanghai.vision.model_files import ModelFiles, ModelSettingsError
+
+    try:
+        return reader_fingerprint(ModelFiles.load().reader)
+    except (ModelSettingsError, OSError):
+        return None
+
+
+def _fitted_for(deck: StoredDeck) -> str | None:
+    """The fingerprint of the reader a deck's head was fitted for (None: unreadable)."""
+    try:
+        return DeckHead.load(deck.head_path).reader
+    except (OSError, ValueError, KeyError):
+        return None
 
 
 def cmd_remove(args: argparse.Namespace) -> int:

@@ -13,6 +13,12 @@ from the shipped weights, as the model card's ledger records them):
         --det-init models/cards-detector.pt --det-width 0.25 --hours 1.5
         --det-optimizer AdamW --det-lr0 0.0008 --det-warmup 0.1   (one command line)
 
+A reader stage mixes crop folders the same way (the shipped reader's last stage):
+
+    shanghai train reader --data data/r/t1801 data/r/t1901 data/r/t1701 data/r/v1602
+        data/r/v3311 --read-init models/cards-reader.pt --read-epochs 8
+        --read-lr0 0.0005 --read-warmup 0.4 --read-cos-lr --read-lrf 0.05
+
 Runs live under `--runs` and resume from their last epoch with `--resume`; `--hours`
 fits the epochs (and the learning-rate schedule) into a wall-clock budget.
 `train widen --detector X.pt --width W --to Y.pt` makes a wider locator that computes
@@ -83,19 +89,15 @@ def register(sub: Any) -> None:
         ("all", "train both and ship them as ONNX"),
     ):
         p = group.add_parser(name, help=help_text)
-        if name == "detector":
-            p.add_argument(
-                "--data",
-                type=Path,
-                nargs="+",
-                required=True,
-                help="folders made by `data generate` (tiles, photo-tiles): all their "
-                "train and val images are mixed",
-            )
-        else:
-            p.add_argument(
-                "--data", type=Path, required=True, help="folder made by `data generate`"
-            )
+        kinds = {"detector": "tiles, photo-tiles", "reader": "crops"}.get(name, "all three")
+        p.add_argument(
+            "--data",
+            type=Path,
+            nargs="+",
+            required=True,
+            help=f"folders made by `data generate` ({kinds}): all their train and val "
+            "data are mixed",
+        )
         p.add_argument("--runs", type=Path, default=Path("runs"), help="training runs folder")
         p.add_argument("--resume", action="store_true", help="continue from the last epoch")
         p.add_argument("--device", default="cpu", help="'cpu' or a CUDA device such as 0")
@@ -120,13 +122,24 @@ def register(sub: Any) -> None:
             p.add_argument("--read-epochs", type=int, default=10)
             p.add_argument("--read-batch", type=int, default=64)
             p.add_argument("--read-init", type=Path, help="start from these weights (.pt)")
+            p.add_argument("--read-lr0", type=float, help="first learning rate (default 0.003)")
+            p.add_argument("--read-optimizer", help="default AdamW")
+            p.add_argument("--read-warmup", type=float, help="warm-up epochs (default 3)")
+            p.add_argument(
+                "--read-cos-lr",
+                action="store_true",
+                help="cosine learning-rate decay (default: linear)",
+            )
+            p.add_argument(
+                "--read-lrf", type=float, help="last learning rate as a share of lr0 (0.01)"
+            )
         if name == "all":
             p.add_argument("--to", type=Path, default=Path("models"), help="where to ship")
         p.set_defaults(func=cmd_train)
 
     p = group.add_parser("export", help="export trained .pt weights to the runtime's ONNX files")
-    p.add_argument("--detector", type=Path, required=True, help="locator weights (.pt)")
-    p.add_argument("--reader", type=Path, required=True, help="reader weights (.pt)")
+    p.add_argument("--detector", type=Path, help="locator weights (.pt)")
+    p.add_argument("--reader", type=Path, help="reader weights (.pt)")
     p.add_argument("--to", type=Path, default=Path("models"), help="output folder")
     p.add_argument("--det-imgsz", type=int, default=416)
     p.add_argument("--read-imgsz", type=int, default=64)
@@ -181,16 +194,23 @@ def _ultralytics_or_fail() -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    """ONNX files from `.pt` weights (e.g. after continuing training from `models/*.pt`)."""
+    """ONNX files from `.pt` weights (e.g. after continuing training from `models/*.pt`).
+
+    One of the two may be given alone (a reader stage leaves the locator as it is): the
+    folder then gets the shipped file of the other, so the runtime can load it."""
     _ultralytics_or_fail()
     from shanghai.datasets.training import export_onnx
 
-    for weights in (args.detector, args.reader):
+    given = {"detector": args.detector, "reader": args.reader}
+    given = {what: weights for what, weights in given.items() if weights is not None}
+    if not given:
+        raise UsageError("give --detector, --reader or both")
+    for weights in given.values():
         if not weights.is_file():
             raise UsageError(f"{weights}: no such weights file")
     to: Path = args.to
-    detector = to / f"{DETECTOR_FILE}.onnx"
-    reader = to / f"{READER_FILE}.onnx"
+    onnx = {"detector": to / f"{DETECTOR_FILE}.onnx", "reader": to / f"{READER_FILE}.onnx"}
+    imgsz = {"detector": args.det_imgsz, "reader": args.read_imgsz}
     if args.int8:  # fail on missing calibration data before the slow exports
         from shanghai.datasets.quantize import (
             calibration_images,
@@ -199,24 +219,35 @@ def cmd_export(args: argparse.Namespace) -> int:
         )
 
         try:
-            tiles = calibration_images(args.calibrate)
-            crops = calibration_images(args.calibrate_crops, 256, suffix=".png")
+            tiles = calibration_images(args.calibrate) if "detector" in given else []
+            crops = (
+                calibration_images(args.calibrate_crops, 256, suffix=".png")
+                if "reader" in given
+                else []
+            )
         except FileNotFoundError as exc:
             raise UsageError(
                 f"{exc} (generate data or pass --calibrate / --calibrate-crops DIR)"
             ) from None
-    float_detector = detector.with_suffix(".float.onnx") if args.int8 else detector
-    float_reader = reader.with_suffix(".float.onnx") if args.int8 else reader
-    export_onnx(args.detector, imgsz=args.det_imgsz, dynamic=True, to=float_detector)
-    export_onnx(args.reader, imgsz=args.read_imgsz, dynamic=True, to=float_reader)
-    if args.int8:
-        quantize_detector(float_detector, detector, tiles, imgsz=args.det_imgsz)
-        quantize_reader(float_reader, reader, crops)
-        float_detector.unlink()
-        float_reader.unlink()
+    to.mkdir(parents=True, exist_ok=True)
+    for what, weights in given.items():
+        out = onnx[what].with_suffix(".float.onnx") if args.int8 else onnx[what]
+        export_onnx(weights, imgsz=imgsz[what], dynamic=True, to=out)
+        if args.int8:
+            if what == "detector":
+                quantize_detector(out, onnx[what], tiles, imgsz=imgsz[what])
+            else:
+                quantize_reader(out, onnx[what], crops)
+            out.unlink()
+    shipped = model_files.ModelFiles.load()
+    for what, path in onnx.items():
+        if what not in given and not path.is_file():
+            shutil.copyfile(getattr(shipped, what), path)
+            print(f"{path.name}: the shipped {what}")
     _write_settings(to)
     kind = "int8" if args.int8 else "float"
-    print(f"exported {DETECTOR_FILE}.onnx and {READER_FILE}.onnx ({kind}) to {to}")
+    names = " and ".join(onnx[what].name for what in given)
+    print(f"exported {names} ({kind}) to {to}")
     return 0
 
 
@@ -226,6 +257,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         DetectorConfig,
         ReaderConfig,
         export_onnx,
+        mixed_crops,
         mixed_data_yaml,
         train_detector,
         train_reader,
@@ -235,7 +267,6 @@ def cmd_train(args: argparse.Namespace) -> int:
     for folder in folders:
         if not folder.is_dir():
             raise UsageError(f"{folder}: no such folder (run `shanghai data generate` first)")
-    data = folders[0]
     common = {
         "out": args.runs,
         "device": args.device,
@@ -265,9 +296,13 @@ def cmd_train(args: argparse.Namespace) -> int:
             resume=args.resume,
         )
     if args.train_command in ("reader", "all"):
-        crops = data / "crops"
-        if not (crops / "train").is_dir() or not (crops / "val").is_dir():
-            raise UsageError(f"{crops}: needs train/ and val/ (generate with --kind crops)")
+        try:
+            crops = mixed_crops(folders, args.runs / "reader-data")
+        except (FileNotFoundError, ValueError) as exc:
+            raise UsageError(f"{exc} (generate with --kind crops)") from exc
+        knobs = {"lr0": args.read_lr0, "optimizer": args.read_optimizer, "lrf": args.read_lrf}
+        knobs["warmup_epochs"] = args.read_warmup
+        knobs["cos_lr"] = args.read_cos_lr or None
         reader = train_reader(
             ReaderConfig(
                 data=crops,
@@ -275,6 +310,7 @@ def cmd_train(args: argparse.Namespace) -> int:
                 epochs=args.read_epochs,
                 batch=args.read_batch,
                 init_from=args.read_init,
+                extra={k: v for k, v in knobs.items() if v is not None},
                 **common,
             ),
             resume=args.resume,
@@ -291,7 +327,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         (to / "training.json").write_text(
             json.dumps(
                 {
-                    "data": str(data),
+                    "data": [str(f) for f in folders],
                     "detector": {"imgsz": args.det_imgsz, "epochs": args.det_epochs},
                     "reader": {"imgsz": args.read_imgsz, "epochs": args.read_epochs},
                 },

@@ -27,7 +27,7 @@ from typing import Any
 
 from shanghai.engine.scoring import score_hand
 from shanghai.engine.variants import Rules
-from shanghai.vision.deck_store import DeckError
+from shanghai.vision.deck_store import DeckError, DeckReaderChanged
 from shanghai.vision.pipeline import CardPipeline, ModelMissingError
 from shanghai.vision.regions import Reread
 from shanghai.vision.scan import PhotoKind, PhotoScanner, ScanInputError
@@ -95,7 +95,7 @@ def _pipeline(
             deck=deck_head_for(getattr(args, "deck", None)),
         )
     except (ModelMissingError, DeckError) as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(_said(exc, getattr(args, "deck", None))) from None
 
 
 def photo_scanner(
@@ -108,7 +108,18 @@ def photo_scanner(
     try:
         return PhotoScanner.load(models, zoom=zoom, deck=deck_head_for(deck))
     except (ModelMissingError, DeckError) as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(_said(exc, deck)) from None
+
+
+def _said(exc: Exception, deck: str | None) -> str:
+    """What a person is told when the models or the deck cannot be loaded: a deck taught
+    before this reader model is named with the command that fits it again."""
+    if isinstance(exc, DeckReaderChanged) and deck:
+        return (
+            f"deck {deck} was taught for another reader model: fit it again from its "
+            f"stored cards with `shanghai deck refit {deck}` (seconds)"
+        )
+    return str(exc)
 
 
 def scanned(

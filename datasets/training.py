@@ -32,6 +32,7 @@ __all__ = [
     "ReaderConfig",
     "TrainConfig",
     "export_onnx",
+    "mixed_crops",
     "mixed_data_yaml",
     "model_yaml",
     "train_detector",
@@ -147,6 +148,46 @@ def mixed_data_yaml(folders: Sequence[Path], to: Path) -> Path:
     path = to / "data.yaml"
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+READER_KIND = "crops"
+"""The kind of `shanghai data generate` the reader trains on, as a sub-folder of a data
+folder (`<folder>/crops/<split>/<class>/*.png`)."""
+
+
+def mixed_crops(folders: Sequence[Path], to: Path) -> Path:
+    """One reader dataset (`to/<split>/<class>/`) of the crops of several data folders.
+
+    Why: a reader stage trains on crops of several seeds and looks (the reader line
+    mixed three train seeds with val crops of the fixed and the unseen looks), and
+    ultralytics' classifier reads one folder tree. Crops of the unseen looks' val split
+    join `val` (they choose the best epoch); test crops never join. The crops are
+    linked, not copied (90k crops are 1.5 GB), each named after its folder so two
+    seeds' `000001.png` stay apart. `to` is made afresh: links of an earlier mix would
+    train along. Raises `FileNotFoundError` for a folder without crops and
+    `ValueError` when the mix has no train or no val crops."""
+    from .splits import UNSEEN_VAL
+
+    into = {"train": "train", "val": "val", UNSEEN_VAL: "val"}
+    counts = {"train": 0, "val": 0}
+    if to.is_dir():
+        shutil.rmtree(to)
+    for n, folder in enumerate(folders):
+        crops = folder / READER_KIND
+        splits = [s for s in into if (crops / s).is_dir()]
+        if not splits:
+            raise FileNotFoundError(f"{folder}: no train or val reader crops")
+        tag = f"{n}-{folder.resolve().name}"
+        for split in splits:
+            for crop in sorted((crops / split).glob("*/*.png")):
+                link = to / into[split] / crop.parent.name / f"{tag}_{crop.name}"
+                link.parent.mkdir(parents=True, exist_ok=True)
+                link.symlink_to(crop.resolve())
+                counts[into[split]] += 1
+    for split, count in counts.items():
+        if not count:
+            raise ValueError(f"no {split} crops in {', '.join(map(str, folders))}")
+    return to
 
 
 def _run_dir(out: Path, name: str) -> Path:

@@ -31,8 +31,14 @@ from fastapi import Depends
 from fastapi.requests import HTTPConnection
 
 from shanghai.engine.cards import DeckFamily
-from shanghai.vision.deck_enrol import store_enrolled
-from shanghai.vision.deck_store import DeckError, DeckNotFoundError, DeckStore, decks_dir
+from shanghai.vision.deck_enrol import refit, store_enrolled
+from shanghai.vision.deck_store import (
+    DeckError,
+    DeckNotFoundError,
+    DeckReaderChanged,
+    DeckStore,
+    decks_dir,
+)
 from shanghai.vision.model_files import locator_training_missing
 from shanghai.vision.pipeline import CardModels
 from shanghai.vision.scan import PhotoScanner
@@ -257,13 +263,20 @@ class DeckScanners:
         self.store = store
         self._lock = threading.Lock()
         self._cache: dict[str, tuple[tuple[int, int], CardScanner]] = {}
+        self._refitting = threading.Lock()
 
     def for_deck(
-        self, base: CardScanner, name: str | None, family: DeckFamily | None = None
+        self,
+        base: CardScanner,
+        name: str | None,
+        family: DeckFamily | None = None,
+        *,
+        refitted: bool = False,
     ) -> CardScanner:
         """`base` reading with the stored deck `name`; `base` itself (the shipped
         reading) for no name, a deck not stored here (removed since the game began, or a
-        game imported from another server), one not adapted, or one not of `family`."""
+        game imported from another server), one not adapted, or one not of `family`. A
+        deck taught before the app's reader model is fitted again first (`refit`)."""
         if not name or not isinstance(base, PhotoScanner):
             return base
         models = base.models
@@ -288,6 +301,12 @@ class DeckScanners:
             head = deck.head()
             taught = copy.copy(models)
             taught.use_deck(head)
+        except DeckReaderChanged:
+            # Taught before this reader model: fitted again from its stored cards (a
+            # few seconds, once), not read without it in silence.
+            if refitted or not self._refit(name, models):
+                return base
+            return self.for_deck(base, name, family, refitted=True)
         except DeckError:
             return base
         taught.name = f"{models.name} + deck {name}"
@@ -295,6 +314,19 @@ class DeckScanners:
         with self._lock:
             self._cache[name] = (key, scanner)
         return scanner
+
+    def _refit(self, name: str, models: CardModels) -> bool:
+        """Fit deck `name` again for `models`' reader (`deck_enrol.refit`), one deck at
+        a time; False when it cannot be (its crops gone or unreadable)."""
+        with self._refitting:
+            try:
+                head = self.store.get(name).head()
+                if head.reader == models.reader_fingerprint:
+                    return True  # another request refitted it meanwhile
+                refit(self.store, name, models)
+            except (DeckError, OSError):
+                return False
+        return True
 
     def forget(self, name: str) -> None:
         with self._lock:

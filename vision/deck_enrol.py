@@ -25,6 +25,7 @@ same card twice in the deck, a card of another deck family, a card that is not a
 from __future__ import annotations
 
 import csv
+import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,6 +84,7 @@ __all__ = [
     "joined_halves",
     "match_pieces",
     "read_labels",
+    "refit",
     "store_enrolled",
 ]
 
@@ -656,6 +658,15 @@ def enrolled_features(
     return np.concatenate(features), labels
 
 
+def _check_embedding(models: CardModels) -> None:
+    """A taught deck reads by the reader's `embedding` output: refuse a reader without it."""
+    if not models.reader.has_embedding:
+        raise DeckError(
+            f"{models.files.reader.name} has no embedding output, which a taught deck reads "
+            "by (tools/reader_embedding.py adds it)"
+        )
+
+
 def adapt(
     deck: StoredDeck,
     models: CardModels,
@@ -692,11 +703,7 @@ def enrol(
     check_labels(photos, family)
     if models.reader.size != CROP_SIZE:
         raise DeckError(f"the reader reads {models.reader.size}-px crops; decks need {CROP_SIZE}")
-    if not models.reader.has_embedding:
-        raise DeckError(
-            f"{models.files.reader.name} has no embedding output, which a taught deck reads "
-            "by (tools/reader_embedding.py adds it)"
-        )
+    _check_embedding(models)
 
     def build(folder: Path) -> None:
         enrolled: list[EnrolledCard] = []
@@ -810,11 +817,7 @@ def store_enrolled(
     check_labels([LabelledPhoto(Path(name), tuple(c.card for c in cards), 1)], family)
     if not cards:
         raise DeckError(f"deck {name}: no cards to enrol")
-    if not models.reader.has_embedding:
-        raise DeckError(
-            f"{models.files.reader.name} has no embedding output, which a taught deck reads "
-            "by (tools/reader_embedding.py adds it)"
-        )
+    _check_embedding(models)
 
     def build(folder: Path) -> None:
         _write_cards(folder, cards)
@@ -831,6 +834,36 @@ def store_enrolled(
             face_kinds={str(c.card): c.face_kinds for c in cards if c.face_kinds},
         )
         head = adapt(StoredDeck.read(folder), models, kind=kind, views=views, progress=progress)
+        head.save(folder / HEAD_FILE)
+
+    return store.write(name, build)
+
+
+def refit(
+    store: DeckStore,
+    name: str,
+    models: CardModels,
+    *,
+    progress: Progress = _no_progress,
+) -> StoredDeck:
+    """Fit stored deck `name`'s head again, for the models' reader, on its stored crops.
+
+    Why: a head reads one reader's features, so a new shipped reader refuses every deck
+    taught before it ("adapted for another reader model"); the enrolled index crops are
+    stored, so the cards need not be photographed again. The deck's own locator and
+    reader, when the deck step made them, read without the shipped reader's features
+    and are kept, with the sure level chosen for them. The deck is replaced whole or
+    not at all (`DeckStore.write`)."""
+    deck = store.get(name)
+    _check_embedding(models)
+    try:
+        kind = DeckHead.load(deck.head_path).kind
+    except (OSError, ValueError, KeyError):  # never adapted, or its head unreadable
+        kind = DEFAULT_KIND
+
+    def build(folder: Path) -> None:
+        shutil.copytree(deck.folder, folder, dirs_exist_ok=True)
+        head = adapt(StoredDeck.read(folder), models, kind=kind, progress=progress)
         head.save(folder / HEAD_FILE)
 
     return store.write(name, build)

@@ -43,6 +43,7 @@ __all__ = [
     "OVERHEAD_MINUTES",
     "DeckError",
     "DeckNotFoundError",
+    "DeckReaderChanged",
     "DeckStore",
     "StoredDeck",
     "decks_dir",
@@ -94,6 +95,11 @@ class DeckError(ValueError):
 
 class DeckNotFoundError(DeckError):
     """No deck of that name is stored."""
+
+
+class DeckReaderChanged(DeckError):
+    """The deck's head was fitted for another reader than the models' (a new shipped
+    reader): `deck_enrol.refit` fits it again from its stored crops."""
 
 
 def default_data_dir() -> Path:

@@ -22,7 +22,7 @@ from shanghai.engine.variants import Rules
 from .arrays import Frame
 from .crops import square_crop, zoomed_in
 from .deck_head import DeckHead, reader_fingerprint
-from .deck_store import DeckError
+from .deck_store import DeckError, DeckReaderChanged
 from .detections import Detections
 from .face_kind import FaceCheck
 from .model_files import ModelFiles, ModelMissingError, ModelSettingsError
@@ -234,7 +234,10 @@ class CardModels:
                     "reads by (tools/reader_embedding.py adds it)"
                 )
             if deck.reader != self.reader_fingerprint:
-                raise DeckError("the deck was adapted for another reader model: enrol it again")
+                raise DeckReaderChanged(
+                    "the deck was adapted for another reader model: fit it again from its "
+                    "stored cards (`shanghai deck refit NAME`, seconds) or enrol it again"
+                )
         detector = self._shipped_detector
         if deck is not None and deck.locator is not None:
             try:

@@ -12,6 +12,7 @@ from shanghai.datasets.training import (
     _common_args,
     _detector_args,
     _reader_args,
+    mixed_crops,
     mixed_data_yaml,
 )
 
@@ -73,3 +74,42 @@ def test_a_mix_without_locator_data_or_val_is_refused(tmp_path: Path) -> None:
     _tiles(tmp_path / "photos", "photo-tiles", {"train": 2})
     with pytest.raises(ValueError, match="no val images"):
         mixed_data_yaml([tmp_path / "photos"], tmp_path / "mix")
+
+
+def _crops(folder: Path, split: str, counts: dict[str, int]) -> None:
+    for cls, n in counts.items():
+        (folder / "crops" / split / cls).mkdir(parents=True)
+        for i in range(n):
+            (folder / "crops" / split / cls / f"{i:06d}.png").write_bytes(
+                f"{folder.name}{i}".encode()
+            )
+
+
+def test_a_reader_stage_mixes_the_crops_of_several_seeds(tmp_path: Path) -> None:
+    """Two train seeds whose crops share file names, the fixed looks' val and the unseen
+    looks' val (both choose the best epoch); test crops stay out; a second mix into the
+    same folder keeps nothing of the first."""
+    _crops(tmp_path / "t1", "train", {"AS": 2, "ROOK": 1})
+    _crops(tmp_path / "t2", "train", {"AS": 2})
+    _crops(tmp_path / "v1", "val", {"AS": 1})
+    _crops(tmp_path / "v2", "val-unseen", {"ROOK": 1})
+    _crops(tmp_path / "v2", "test", {"ROOK": 3})
+    folders = [tmp_path / name for name in ("t1", "t2", "v1", "v2")]
+    mix = mixed_crops(folders, tmp_path / "mix")
+    train = sorted(p.relative_to(mix / "train") for p in (mix / "train").rglob("*.png"))
+    val = sorted(p.relative_to(mix / "val") for p in (mix / "val").rglob("*.png"))
+    assert [p.parent.name for p in train] == ["AS"] * 4 + ["ROOK"]
+    assert {(mix / "train" / p).read_bytes() for p in train} == {b"t10", b"t11", b"t20", b"t21"}
+    assert [str(p.parent) for p in val] == ["AS", "ROOK"]
+    assert not (mix / "test").exists()
+    mixed_crops(folders[1:], mix)
+    assert sum(1 for _ in (mix / "train").rglob("*.png")) == 2
+
+
+def test_a_reader_mix_without_crops_or_val_is_refused(tmp_path: Path) -> None:
+    _tiles(tmp_path / "tiles", "tiles", {"train": 1, "val": 1})
+    with pytest.raises(FileNotFoundError, match="no train or val reader crops"):
+        mixed_crops([tmp_path / "tiles"], tmp_path / "mix")
+    _crops(tmp_path / "t1", "train", {"AS": 1})
+    with pytest.raises(ValueError, match="no val crops"):
+        mixed_crops([tmp_path / "t1"], tmp_path / "mix")

@@ -269,3 +269,46 @@ def test_int8_reader_keeps_its_head_in_float(shipped: Path, int8_export: Path) -
     assert a.shape == b.shape and np.allclose(b.sum(axis=1), 1.0, atol=1e-4)
     assert np.abs(a - b).max() < 0.1
     assert int8_weight_reach(path) == INT8_WEIGHT_REACH
+
+
+def test_a_reader_stage_fine_tunes_on_mixed_folders_with_its_own_schedule(
+    shipped: Path,
+) -> None:
+    """The shipped reader's last stage as a command: the trained reader goes on over
+    the crops of two data folders, with a low, cosine-decaying learning rate that
+    reaches ultralytics as given (its own defaults would start 6 times higher)."""
+    import yaml
+
+    runs = shipped / "stage-runs"
+    _run(
+        "train", "reader", "--data", str(shipped / "data"), str(shipped / "data"),
+        "--runs", str(runs), "--workers", "0", "--read-imgsz", "32", "--read-epochs", "1",
+        "--read-batch", "32", "--read-init", str(shipped / "models" / "cards-reader.pt"),
+        "--read-lr0", "0.0005", "--read-warmup", "0.4", "--read-cos-lr", "--read-lrf", "0.05",
+        cwd=shipped,
+    )  # fmt: skip
+    args = yaml.safe_load((runs / "reader" / "args.yaml").read_text())
+    assert (args["lr0"], args["warmup_epochs"], args["lrf"]) == (0.0005, 0.4, 0.05)
+    assert args["cos_lr"] is True and args["optimizer"] == "AdamW" and args["pretrained"]
+    train = list((runs / "reader-data" / "train").rglob("*.png"))
+    assert len(train) == 2 * len(list((shipped / "data" / "crops" / "train").rglob("*.png")))
+    assert (runs / "reader" / "weights" / "best.pt").is_file()
+
+
+def test_a_reader_alone_exports_beside_the_shipped_locator(shipped: Path) -> None:
+    """A reader stage leaves the locator as it is: exporting the reader alone gives a
+    folder the runtime loads, with the shipped locator copied in."""
+    from shanghai.vision.model_files import ModelFiles
+
+    to = shipped / "reader-only"
+    out = _run(
+        "train", "export", "--reader", str(shipped / "models" / "cards-reader.pt"),
+        "--to", str(to), "--read-imgsz", "32", cwd=shipped,
+    ).stdout  # fmt: skip
+    assert "exported cards-reader.onnx (float)" in out and "the shipped detector" in out
+    files = ModelFiles.load(to)
+    assert files.detector.read_bytes() == ModelFiles.load().detector.read_bytes()
+    assert (
+        OnnxClassifier(files.reader).names
+        == OnnxClassifier(shipped / "models" / "cards-reader.onnx").names
+    )
