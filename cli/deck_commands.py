@@ -381,8 +381,8 @@ def _shipped_reader_fingerprint() -> str | None:
 def _fitted_for(deck: StoredDeck) -> str | None:
     """The fingerprint of the reader a deck's head was fitted for (None: unreadable)."""
     try:
-        return DeckHead.load(deck.head_path).reader
-    except (OSError, ValueError, KeyError):
+        return deck.head().reader
+    except DeckError:
         return None
 
 

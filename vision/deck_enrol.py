@@ -857,8 +857,8 @@ def refit(
     deck = store.get(name)
     _check_embedding(models)
     try:
-        kind = DeckHead.load(deck.head_path).kind
-    except (OSError, ValueError, KeyError):  # never adapted, or its head unreadable
+        kind = deck.head().kind
+    except DeckError:  # never adapted, or its head unreadable
         kind = DEFAULT_KIND
 
     def build(folder: Path) -> None:
