@@ -18,6 +18,7 @@ from shanghai.datasets.enrolled_look import enrolled_look
 from shanghai.datasets.faces import FACE_H, FACE_W
 from shanghai.datasets.hand_photos import photo_of_cards
 from shanghai.engine.cards import CARD_CLASSES
+from shanghai.vision.deck_faces import FACE_HEIGHT
 from shanghai.vision.deck_store import StoredDeck
 from shanghai.vision.pipeline import CardModels, models_installed
 from shanghai.vision.sources import read_image
@@ -52,6 +53,11 @@ def test_the_taught_faces_become_a_look_with_both_corners(
             (FACE_W - top[2], FACE_H - top[3], FACE_W - top[0], FACE_H - top[1])
         )
         assert 8 < top[3] - top[1] < FACE_H / 2
+    # stored as tall as the generator draws a face: no detail lost to a shrink and
+    # blow-up between the photo and the deck's scenes
+    assert FACE_HEIGHT == FACE_H
+    for card in look.cards():
+        assert read_image(deck.face_path(card)).shape[0] == FACE_H
 
 
 def test_photos_of_the_taught_deck_label_its_indices(deck: StoredDeck, models: CardModels) -> None:

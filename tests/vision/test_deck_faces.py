@@ -1,16 +1,20 @@
 """A found card cut out and straightened for the page: a turned card comes out upright
 and in portrait, filling the picture, also on a speckled table, for a court card
 whose print breaks its white, and for a card a dark band cuts in two halves (also when
-the locator boxed the halves apart); where no card stands out, the box is kept."""
+the locator boxed the halves apart); where no card stands out, the box is kept; where
+two cuts are card-shaped, the one with the card's indices at its corners."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
+from shanghai.vision.arrays import Box
+from shanghai.vision.card_model import CARD_ASPECT, INDEX_INSET
 from shanghai.vision.deck_faces import (
     FACE_HEIGHT,
     card_cutout,
+    corner_misfit,
     looks_whole,
     spanning_box,
     upright_card,
@@ -169,3 +173,89 @@ def test_a_card_boxed_whole_keeps_its_cut_and_nothing_found_keeps_the_box() -> N
     plain = np.full((300, 300, 3), 128, np.uint8)
     sliver = (100.0, 140.0, 200.0, 160.0)
     assert np.array_equal(whole_face(plain, sliver, reach=120.0), card_cutout(plain, sliver))
+
+
+def _turned_on(
+    table: np.ndarray,  # type: ignore[type-arg]
+    card: tuple[int, int, int],
+    angle: float,
+) -> tuple[Box, list[tuple[float, float]]]:
+    """Lay a card of colour `card` with two corner indices (and a pip) turned by `angle`
+    in the middle of `table`; returns its box and its indices' centres."""
+    width, height = 120, 170
+    face = np.full((height, width, 3), card, np.uint8)
+    ix, iy = INDEX_INSET
+    centres = [(ix * width, iy * height), ((1 - ix) * width, (1 - iy) * height)]
+    for x, y in centres:
+        cv2.rectangle(face, (int(x - 6), int(y - 11)), (int(x + 6), int(y + 11)), (30, 30, 160), -1)
+    cv2.circle(face, (width // 2, height // 2), 14, (30, 30, 160), -1)
+    side = table.shape[0]
+    turn = cv2.getRotationMatrix2D((width / 2, height / 2), angle, 1.0)
+    turn[:, 2] += (side / 2 - width / 2, side / 2 - height / 2)
+    on_table = cv2.warpAffine(face, turn, (side, side))
+    inside = cv2.warpAffine(np.full((height, width), 255, np.uint8), turn, (side, side)) > 127
+    table[inside] = on_table[inside]
+    ys, xs = np.nonzero(inside)
+    box = (float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()))
+    marks = [(float(p[0]), float(p[1])) for p in (turn @ np.array([x, y, 1.0]) for x, y in centres)]
+    return box, marks
+
+
+def _indices_at_corners(face: np.ndarray) -> bool:  # type: ignore[type-arg]
+    """Dark ink in the face's top-left and bottom-right index places."""
+    ix, iy = INDEX_INSET
+    h, w = face.shape[:2]
+    cells = [
+        face[
+            int(h * (cy - 0.04)) : int(h * (cy + 0.04)), int(w * (cx - 0.04)) : int(w * (cx + 0.04))
+        ]
+        for cy, cx in ((iy, ix), (1 - iy, 1 - ix))
+    ]
+    return all(cell[:, :, 1].mean() < 120 for cell in cells)
+
+
+def test_a_turned_card_on_a_white_table_is_cut_where_its_indices_sit_at_its_corners() -> None:
+    """A cream card lying turned on a white table: the brightest region of the box's cut
+    is the table, so the box's cut kept the table around the turned card, card-shaped
+    enough to pass, and a taught deck's scenes drew the card small and turned inside a
+    rectangle of table. The card found on the table has its indices at its corners."""
+    table = np.full((500, 500, 3), 250, np.uint8)
+    box, marks = _turned_on(table, (150, 205, 235), 20.0)
+    cut = card_cutout(table, box)
+    assert looks_whole(cut) and np.mean(cut[:, :, 0] > 240) > 0.2  # table in its corners
+    assert not _indices_at_corners(cut)
+    chosen = whole_face(table, box, reach=220.0, marks=marks)
+    assert abs(chosen.shape[1] / chosen.shape[0] - 120 / 170) < 0.05
+    assert np.mean(chosen[:, :, 0] > 240) < 0.02  # the card alone
+    assert _indices_at_corners(chosen)
+    # without the marks nothing tells the two apart: the box's cut, as before
+    assert np.array_equal(whole_face(table, box, reach=220.0), cut)
+
+
+def test_a_card_nothing_tells_from_the_table_is_placed_by_its_two_indices() -> None:
+    """A white card on a table nearly as white: no outline in the box, nothing standing
+    out from the table; its two indices are found all the same and place it."""
+    table = np.full((500, 500, 3), 236, np.uint8)
+    box, marks = _turned_on(table, (244, 244, 244), 12.0)
+    assert not _indices_at_corners(card_cutout(table, box))
+    placed = whole_face(table, box, reach=220.0, marks=marks)
+    assert abs(placed.shape[1] / placed.shape[0] - CARD_ASPECT) < 0.01
+    assert _indices_at_corners(placed)
+    assert placed[:, :, 0].mean() > 200  # card, with its pip, not the cut's dark corners
+    # one index alone cannot place a card: the box's cut stays
+    alone = whole_face(table, box, reach=220.0, marks=marks[:1])
+    assert not _indices_at_corners(alone)
+    # two indices of one long side taken for a diagonal imply a card turned across
+    # its box: not cut so
+    side = [marks[0], (marks[0][0], marks[1][1])]
+    assert not _indices_at_corners(whole_face(table, box, reach=220.0, marks=side))
+
+
+def test_corner_misfit_is_the_worst_index_distance_from_a_corner_place() -> None:
+    ix, iy = INDEX_INSET
+    assert corner_misfit(np.array([[ix, iy], [1 - ix, 1 - iy]])) == 0.0
+    assert corner_misfit(np.array([[1 - ix, iy]])) == 0.0  # a four-index deck's corner
+    assert (
+        abs(corner_misfit(np.array([[ix, iy], [0.5, 0.5]])) - np.hypot(0.5 - ix, 0.5 - iy)) < 1e-9
+    )
+    assert corner_misfit(np.zeros((0, 2))) == 0.0
