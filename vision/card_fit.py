@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .arrays import Float64Array
-from .box_overlap import overlap_areas
+from .box_overlap import box_iou
 from .card_model import (
     CARD_ASPECT,
     DIAGONAL_TO_LENGTH,
@@ -128,15 +128,6 @@ class Fit:
     axis: tuple[float, float]
 
 
-def _iou(box: Float64Array, bbox: Float64Array) -> Float64Array:
-    """(...) IoU of `box` (4 xyxy) with cards' bounding boxes `bbox` (..., 4 xyxy)."""
-    inter = overlap_areas(box, bbox)
-    area = (bbox[..., 2] - bbox[..., 0]) * (bbox[..., 3] - bbox[..., 1])
-    union = (box[2] - box[0]) * (box[3] - box[1]) + area - inter
-    out: Float64Array = np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
-    return out
-
-
 def _covers(centre: Float64Array, down: Float64Array, length: float, points: Float64Array) -> bool:
     """Whether any of `points` (K, 2) lies on the face of the card (its inner 90%)."""
     if len(points) == 0:
@@ -209,7 +200,7 @@ def pair_fits(
     sides = [card_bbox(mid + shift, unit, side_size * ROOMY) for shift in shifts]
     out = []
     for k in shared:
-        iou = _iou(boxes[k], diagonal)
+        iou = box_iou(boxes[k], diagonal)
         best = int(np.argmax(iou))
         if iou[best] >= min_fill and not _covers(mid, axes[best], sizes[best], others):
             axis = (float(axes[best, 0]), float(axes[best, 1]))

@@ -39,6 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .arrays import Box, Float32Array, Float64Array, Frame
+from .box_overlap import box_iou
 from .card_model import CARD_ASPECT, INDEX_INSET
 
 __all__ = [
@@ -372,6 +373,8 @@ def whole_face(
     validation deck, 2026-12-07). A face straightened right has its indices at its
     corners."""
     cut = _cutout(frame, xyxy)
+    if not marks and looks_whole(cut[0]):
+        return cut[0]
     found = _on_table(frame, xyxy, reach, marks)
     whole = [c for c in (cut, found) if c is not None and looks_whole(c[0])]
     if not marks:
@@ -426,7 +429,7 @@ def _by_indices(frame: Frame, xyxy: Box, marks: Sequence[tuple[float, float]]) -
         back = cv2.invertAffineTransform(warp)
         corners = outline @ back[:, :2].T + back[:, 2]
         box = (*corners.min(axis=0), *corners.max(axis=0))
-        agreement = _iou(box, xyxy)
+        agreement = float(box_iou(box, xyxy))
         if best is None or agreement > best[0]:
             best = agreement, warp
     assert best is not None
@@ -436,14 +439,6 @@ def _by_indices(frame: Frame, xyxy: Box, marks: Sequence[tuple[float, float]]) -
         frame, best[1], (width, height), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
     )
     return np.asarray(face, np.uint8)
-
-
-def _iou(a: Sequence[float], b: Sequence[float]) -> float:
-    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = w * h
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def corner_misfit(fractions: Float64Array) -> float:
