@@ -67,22 +67,31 @@ def teach(
 ) -> set[str]:
     """Enrol deck `real` from the first `k` single-card photos of each card into
     `data_dir` (with `locator` minutes, then adapt its locator and reader as `shanghai
-    deck locator` does, for the default reader time); returns the photos used."""
+    deck locator` does, for the default reader time); returns the photos used. A photo
+    enrolment refuses (a blurred index, no card found) is passed over for the card's
+    next one, as a person would take it again."""
     from shanghai.engine.cards import DeckFamily
-    from shanghai.vision.deck_enrol import LabelledPhoto, enrol
-    from shanghai.vision.deck_store import DeckStore, decks_dir
+    from shanghai.vision.deck_enrol import LabelledPhoto, enrol, enrol_photo
+    from shanghai.vision.deck_store import DeckError, DeckStore, decks_dir
     from shanghai.vision.pipeline import CardModels
+    from shanghai.vision.sources import read_image
 
+    models = CardModels()
     seen: Counter[str] = Counter()
     chosen: list[LabelledPhoto] = []
     for row in rows:
         hand = labelled_cards(folder, row["image"])
         if len(hand) == 1 and seen[hand[0]] < k:
-            seen[hand[0]] += 1
             path = folder / "images" / row["image"]
-            chosen.append(LabelledPhoto(path, (Card.parse(hand[0]),), len(chosen) + 1))
+            photo = LabelledPhoto(path, (Card.parse(hand[0]),), len(chosen) + 1)
+            try:
+                enrol_photo(models, read_image(path), photo, DeckFamily.STANDARD)
+            except DeckError as exc:
+                print(f"  passed over: {exc}")
+                continue
+            seen[hand[0]] += 1
+            chosen.append(photo)
     start = time.perf_counter()
-    models = CardModels()
     deck = enrol(DeckStore(decks_dir(data_dir)), "real", DeckFamily.STANDARD, chosen, models)
     print(
         f"taught deck 'real': {len(deck.cards)} cards from {len(chosen)} single-card photos "
