@@ -611,9 +611,10 @@ def check_sharp(
         return
     if labels is not None:
         which = f"{', '.join(labels[k] for k in soft)} {'is' if len(soft) == 1 else 'are'}"
+    elif len(crops) == 1:
+        which = "its card is"
     else:
-        which = f"{len(soft)} of its {len(crops)} card{'s' if len(crops) != 1 else ''}"
-        which += " is" if len(soft) == 1 else " are"
+        which = f"{len(soft)} of its {len(crops)} cards {'is' if len(soft) == 1 else 'are'}"
     raise DeckError(
         f"{name}: {which} blurred: hold the camera still (or closer, in good light) and "
         "take the photo again"

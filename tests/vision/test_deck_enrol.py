@@ -21,6 +21,7 @@ from shanghai.vision.deck_enrol import (
     EnrolledCard,
     LabelledPhoto,
     check_apart,
+    check_sharp,
     deck_span,
     enrol,
     enrol_photo,
@@ -265,6 +266,21 @@ def test_edge_sharpness_judges_a_thin_small_index_by_its_own_ink() -> None:
     # Along an axis, a diagonal, and between the two.
     for angle in (0.0, 30.0, 45.0, 60.0, 90.0, 120.0):
         assert edge_sharpness(_shaken(crop, 9, angle)) < SHARP_INDEX
+
+
+def test_a_blurred_photo_of_cards_not_named_yet_counts_them() -> None:
+    """The page asks before the names are known: the message counts the blurred cards
+    ("its card" for a photo of one)."""
+    crop = np.full((128, 128, 3), 235, np.uint8)
+    cv2.putText(crop, "7", (40, 70), cv2.FONT_HERSHEY_SIMPLEX, 1.6, (30, 30, 160), 4)
+    smeared = _shaken(crop, 15, 30.0)
+    with pytest.raises(DeckError, match=r"^one\.jpg: its card is blurred: hold the camera"):
+        check_sharp("one.jpg", [[smeared]])
+    with pytest.raises(DeckError, match=r"^three\.jpg: 2 of its 3 cards are blurred"):
+        check_sharp("three.jpg", [[smeared], [crop], [smeared, smeared]])
+    with pytest.raises(DeckError, match=r"^two\.jpg: 1 of its 2 cards is blurred"):
+        check_sharp("two.jpg", [[crop], [smeared]])
+    check_sharp("sharp.jpg", [[crop], [crop]])
 
 
 def test_a_blurred_photo_is_refused_naming_it(
