@@ -39,6 +39,7 @@ import statistics
 import tempfile
 import time
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -60,7 +61,7 @@ from shanghai.vision.deck_store import READER_MINUTES, DeckError, DeckStore, Sto
 from shanghai.vision.pipeline import CardModels
 from shanghai.vision.readings import family_mask
 from shanghai.vision.scan import PhotoKind, PhotoScanner
-from shanghai.vision.snapshot import TableSnapshot
+from shanghai.vision.snapshot import SeenCard, TableSnapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 Boxes = npt.NDArray[np.float32]
@@ -273,11 +274,14 @@ def card_tally(scanner: PhotoScanner, rendered: Rendered, misses: str | None = N
     right = sum((got & readable).values())
     extra = got - on_table
     wrong = sum(extra.values())
+    wrong_cards = wrong_ones(cards, visible_indices(rendered), extra)
+    silent = sum(c.sure for c in wrong_cards)
     sure = Counter(str(c.card) for c in cards if c.sure)
-    silent = sum((sure & extra).values())
     marked = sum(((got - sure) & readable).values())
     if misses is not None and got != on_table:
-        print_misses(misses, rendered, snapshot, extra, readable - got, on_table - got - readable)
+        print_misses(
+            misses, rendered, snapshot, wrong_cards, readable - got, on_table - got - readable
+        )
     elif misses is not None and snapshot.warnings:
         print(f"    {misses}: read right, flagged")
         for warning in snapshot.warnings:
@@ -289,11 +293,55 @@ def card_tally(scanner: PhotoScanner, rendered: Rendered, misses: str | None = N
     return tally
 
 
+TrueIndex = tuple[str, npt.NDArray[np.float64], float]
+"""A visible true index: its card, its centre (x, y) and its size (`quad_size`)."""
+
+
+def visible_indices(rendered: Rendered) -> list[TrueIndex]:
+    """Every visible index of a face-up card in the photo's labels."""
+    return [
+        (str(lab.placement.card), np.asarray(i.quad).mean(0), quad_size(np.asarray(i.quad)))
+        for lab in rendered.labels()
+        for i in lab.indices
+        if lab.placement.face_up and i.state == "visible"
+    ]
+
+
+def lies_on_its_card(card: SeenCard, truth: list[TrueIndex]) -> bool:
+    """Whether a visible index of the card `card` names lies in one of its index boxes
+    (or, read with none, in its box): the read is of that card, where it lies."""
+    boxes = card.index_xyxy or (card.xyxy,)
+    name = str(card.card)
+    return any(
+        t == name and b[0] <= c[0] <= b[2] and b[1] <= c[1] <= b[3]
+        for t, c, _ in truth
+        for b in boxes
+    )
+
+
+def wrong_ones(
+    cards: Sequence[SeenCard], truth: list[TrueIndex], extra: Counter[str]
+) -> list[SeenCard]:
+    """The proposed cards counted wrong: for each name proposed `extra[name]` times more
+    than the table holds, that many of its cards, those lying on no true index of that
+    name first, and of those alike the sure ones first (where the labels cannot tell
+    which is wrong, the count does not spare an unmarked one). Why: a 12G read 13G
+    (marked) beside the true 13G (read sure) is one wrong card, and it is the marked
+    one; by names alone the sure one was counted as the wrong card gone unmarked
+    (docs/decks.md, 2026-12-07, fourth session)."""
+    out: list[SeenCard] = []
+    for name, count in extra.items():
+        same = [c for c in cards if str(c.card) == name]
+        same.sort(key=lambda c: (lies_on_its_card(c, truth), not c.sure))
+        out.extend(same[:count])
+    return out
+
+
 def print_misses(
     heading: str,
     rendered: Rendered,
     snapshot: TableSnapshot,
-    extra: Counter[str],
+    wrong_cards: list[SeenCard],
     missed: Counter[str],
     hidden: Counter[str],
 ) -> None:
@@ -303,17 +351,9 @@ def print_misses(
     how many it located but left unread, `TableSnapshot.unread`) and the cards it missed
     that show no readable index at all (`hidden`: only a warning can save that hand):
     what a change to the scan is chosen from."""
-    labels = rendered.labels()
-    truth = [
-        (str(lab.placement.card), np.asarray(i.quad).mean(0), quad_size(np.asarray(i.quad)))
-        for lab in labels
-        for i in lab.indices
-        if lab.placement.face_up and i.state == "visible"
-    ]
+    truth = visible_indices(rendered)
     print(f"    {heading}: blur {rendered.blur_px:.1f} px")
-    for card in snapshot.cards:
-        if not extra[str(card.card)]:
-            continue
+    for card in wrong_cards:
         x1, y1, x2, y2 = card.xyxy
         under = sorted({t for t, c, _ in truth if x1 <= c[0] <= x2 and y1 <= c[1] <= y2})
         print(
